@@ -28,6 +28,9 @@ INSTALLED_APPS = [
     "crux_app",
     "annotation",
     "evaluation",
+    "dense",
+    "scaar",
+    "reteval",
 ]
 
 MIDDLEWARE = [

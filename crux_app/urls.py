@@ -7,4 +7,7 @@ urlpatterns = [
     path("", include("crux_app.views.urls")),
     path("", include("evaluation.urls")),
     path("", include("annotation.urls")),
+    path("", include("dense.urls")),
+    path("", include("scaar.urls")),
+    path("", include("reteval.urls")),
 ]

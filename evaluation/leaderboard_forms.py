@@ -6,7 +6,7 @@ from django import forms
 
 from evaluation.services.evaluate import K_ORACLE, EvaluationParams
 from evaluation.services.evaluation_inputs import JudgeInfo
-from evaluation.services.leaderboard import SORT_KEYS
+from evaluation.services.leaderboard import sort_keys
 
 TAUS = [(str(t), str(t)) for t in range(1, 6)]
 ORDER = [("desc", "descending"), ("asc", "ascending")]
@@ -59,8 +59,13 @@ class EvaluationForm(forms.Form):
 
 
 class LeaderboardForm(EvaluationForm):
-    sort = forms.ChoiceField(choices=[(k, k) for k in SORT_KEYS], required=False)
+    sort = forms.ChoiceField(choices=(), required=False)
     order = forms.ChoiceField(choices=ORDER, required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Registered method columns join the sortable keys (read per form: apps register late).
+        self.fields["sort"].choices = [(k, k) for k in sort_keys()]
 
     def sort_key(self) -> tuple[str, bool]:
         """(sort key, descending); the run name sorts ascending by default."""

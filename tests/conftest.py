@@ -6,6 +6,13 @@ from pathlib import Path
 import pytest
 
 from crux_app.roles import ANNOTATOR, RESEARCHER, add_role
+from tests.model_fixtures import (  # noqa: F401  (session-scoped model fixtures)
+    embedded_generator,
+    embedder,
+    llm_nli,
+    model_cache_dir,
+    tiny_nli_factory,
+)
 
 SAMPLES = (
     Path(os.environ.get("CRUX_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))

@@ -49,6 +49,33 @@ CATALOG: dict[str, JobKind] = {
                 "top-k passages, the whole top-k and the gold passages (stored rows are kept)."
             ),
         ),
+        JobKind(
+            name="dense",
+            label="DENSE",
+            task_name="dense.tasks.gpu_dense",
+            description=(
+                "DENSE uncertainty of each question under a run's top-k: rephrased chunks, "
+                "greedy answers, the entailment graph, DSE, chunk diagnosis and refinement."
+            ),
+        ),
+        JobKind(
+            name="scaar",
+            label="SCAAR",
+            task_name="scaar.tasks.gpu_scaar",
+            description=(
+                "SCAAR word contributions of generated answers: per-sentence thresholds, "
+                "retrieval triggers and percentile-filtered queries."
+            ),
+        ),
+        JobKind(
+            name="reteval",
+            label="LLM-retEval",
+            task_name="reteval.tasks.gpu_reteval",
+            description=(
+                "RAG answers from a run's top-k and semi-gold answers from the gold passages, "
+                "compared by the CompareGPT judge (LLM-retEval@k)."
+            ),
+        ),
     ]
 }
 

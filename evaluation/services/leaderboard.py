@@ -15,13 +15,19 @@ import numpy as np
 from crux_app.models import Collection
 from evaluation.methods.metric_agreement import AgreementMatrix, kendall_matrix
 from evaluation.services.evaluate import METRICS, Evaluation, EvaluationParams, evaluate
+from evaluation.services.leaderboard_columns import column_keys, run_columns
 
 REPORT_COVERAGE = "report_coverage"
-SORT_KEYS = ("run", *METRICS, "missing_judgments")
+
+
+def sort_keys() -> tuple[str, ...]:
+    """Every sortable column: run, the CRUX metrics, registered columns, missing judgments."""
+    return ("run", *METRICS, *column_keys(), "missing_judgments")
 
 
 def metric_labels(k: int | str) -> dict[str, str]:
     return {
+        **{c.key: c.label_for(k) for c in run_columns()},
         "coverage": f"Coverage@{k}",
         "alpha_ndcg": f"α-nDCG@{k}",
         "density": "Density",
@@ -42,6 +48,11 @@ class Leaderboard:
     descending: bool
     agreement: AgreementMatrix
     labels: dict[str, str]
+    columns: tuple[str, ...] = METRICS  # value columns in display order
+
+    def table(self) -> list[tuple[dict[str, Any], list[Any]]]:
+        """(record, values in ``columns`` order) per row."""
+        return [(r, [r.get(c) for c in self.columns]) for r in self.rows]
 
     @property
     def total_missing(self) -> int:
@@ -68,10 +79,23 @@ def report_coverage_by_run(evaluation: Evaluation) -> dict[str, float | None]:
     return {name: float(np.mean(v)) for name, v in values.items()}
 
 
-def agreement_matrix(evaluation: Evaluation) -> AgreementMatrix:
+def extra_columns(
+    collection: Collection, params: EvaluationParams, run_names: list[str]
+) -> dict[str, dict[str, float | None]]:
+    """Registered column -> run name -> value, from the methods' stored results."""
+    return {c.key: c.values(collection, params, run_names) for c in run_columns()}
+
+
+def agreement_matrix(
+    evaluation: Evaluation, extra: dict[str, dict[str, float | None]] | None = None
+) -> AgreementMatrix:
     """Kendall tau between every two metrics' run rankings; report coverage joins them when
-    at least two runs have reports under their name (CRUX Table 1)."""
+    at least two runs have reports under their name (CRUX Table 1), a registered column when
+    at least two runs have a value."""
     table: dict[str, dict[str, float | None]] = evaluation.metric_table()
+    for key, values in (extra or {}).items():
+        if sum(v is not None for v in values.values()) >= 2:
+            table[key] = values
     reports = report_coverage_by_run(evaluation)
     if len(reports) >= 2:
         table[REPORT_COVERAGE] = reports
@@ -95,13 +119,19 @@ def build_leaderboard(
     descending: bool = True,
 ) -> Leaderboard:
     evaluation = evaluate(collection, params)
+    extra = extra_columns(collection, params, [run.name for run in evaluation.runs])
+    records = [
+        {**r, **{key: values.get(r["run"]) for key, values in extra.items()}}
+        for r in evaluation.records()
+    ]
     return Leaderboard(
         evaluation=evaluation,
-        rows=sorted_records(evaluation.records(), sort, descending),
+        rows=sorted_records(records, sort, descending),
         sort=sort,
         descending=descending,
-        agreement=agreement_matrix(evaluation),
+        agreement=agreement_matrix(evaluation, extra),
         labels=metric_labels(params.k),
+        columns=(*METRICS, *extra),
     )
 
 

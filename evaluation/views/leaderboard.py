@@ -12,16 +12,16 @@ from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.leaderboard_forms import FORM_DEFAULTS, EvaluationForm, LeaderboardForm
 from evaluation.services.disagreements import judge_disagreements, topic_disagreements
-from evaluation.services.evaluate import METRICS, evaluate
+from evaluation.services.evaluate import evaluate
 from evaluation.services.evaluation_inputs import (
     EvaluationInputError,
     collection_judges,
     qrels_sources,
 )
 from evaluation.services.leaderboard import (
-    SORT_KEYS,
     build_leaderboard,
     metric_labels,
+    sort_keys,
     tau_heatmap,
 )
 
@@ -54,7 +54,7 @@ def table_headers(
     """Column headers: label, the query that sorts by the column (flipping the order when it is
     the current one) and the current order's arrow."""
     headers = []
-    for key in SORT_KEYS:
+    for key in sort_keys():
         query = request.GET.copy()
         query["sort"] = key
         if key == sort:
@@ -112,7 +112,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
                         sort,
                         descending,
                     ),
-                    "table": [(r, [r[m] for m in METRICS]) for r in board.rows],
+                    "table": board.table(),
                     "heatmap": tau_heatmap(board),
                     "topics": topic_links(collection.pk, board.topics),
                 }

@@ -23,8 +23,9 @@ from django.conf import settings
 
 from crux_app.celery import app as celery_app
 
-BROKER_URL = "redis://127.0.0.1:6379/5"
-RESULT_URL = "redis://127.0.0.1:6379/6"
+# Overridable so that test sessions running side by side do not share a queue.
+BROKER_URL = os.environ.get("TEST_WORKER_BROKER_URL", "redis://127.0.0.1:6379/5")
+RESULT_URL = os.environ.get("TEST_WORKER_RESULT_URL", "redis://127.0.0.1:6379/6")
 VISIBILITY_TIMEOUT_S = 4
 READY_TIMEOUT_S = 90
 CELERY = Path(sys.executable).with_name("celery")

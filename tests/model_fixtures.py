@@ -1,4 +1,5 @@
-"""Session-scoped real models: each embedded model is loaded once per test session.
+"""Session-scoped real models: each embedded model is loaded once per test session (every
+test package sees them through tests/conftest.py).
 
 The generator is read from MODEL_CACHE_DIR, which the first session fills by converting the
 embedded GGUF file (about 35 s, once); later sessions load the cache in a few seconds.

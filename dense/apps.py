@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DenseConfig(AppConfig):
+    name = "dense"
+    verbose_name = "DENSE uncertainty"

@@ -1,0 +1,3 @@
+"""DENSE uncertainty pages, mounted at the site root by ``crux_app.urls``."""
+
+urlpatterns: list = []

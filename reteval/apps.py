@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RetevalConfig(AppConfig):
+    name = "reteval"
+    verbose_name = "LLM-retEval retriever evaluation"

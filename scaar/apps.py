@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ScaarConfig(AppConfig):
+    name = "scaar"
+    verbose_name = "SCAAR word contributions"
