@@ -1,10 +1,10 @@
 """The evaluation records as JSON or CSV text (what ``manage.py evaluate`` prints).
 
-JSON: a list with one record per run (keys exactly ``RECORD_KEYS``; ``per_topic`` added on
-request), undefined values as null. CSV (pandas): the same columns, undefined values empty,
-``topics`` as a JSON object in its cell; per-topic rows follow their run's row with the
-``topic`` column filled (and ``oracle`` / ``reason`` columns saying where O came from and why
-coverage is undefined).
+JSON: a list with one record per run (keys ``RECORD_KEYS``, then the registered leaderboard
+columns, such as Delta-SePer; ``per_topic`` added on request), undefined values as null. CSV
+(pandas): the same columns, undefined values empty, ``topics`` as a JSON object in its cell;
+per-topic rows follow their run's row with the ``topic`` column filled (and ``oracle`` /
+``reason`` columns saying where O came from and why coverage is undefined).
 """
 
 from __future__ import annotations
@@ -20,10 +20,17 @@ PER_TOPIC_EXTRA = ("oracle", "reason")
 REPORT_KEYS = ("system", "judge", "coverage", "missing_judgments", "topics", "threshold")
 
 
-def run_records(evaluation: Evaluation, per_topic: bool = False) -> list[dict[str, object]]:
+Extra = dict[str, dict[str, float | None]]  # column key -> run name -> value
+
+
+def run_records(
+    evaluation: Evaluation, per_topic: bool = False, extra: Extra | None = None
+) -> list[dict[str, object]]:
+    """One record per run; ``extra`` columns follow the CRUX metrics' keys."""
     records = []
     for run in evaluation.runs:
         record = evaluation.record(run)
+        record |= {key: values.get(run.name) for key, values in (extra or {}).items()}
         if per_topic:
             record["per_topic"] = evaluation.per_topic(run)
         records.append(record)
@@ -39,14 +46,17 @@ def _csv(rows: list[dict[str, object]], columns: list[str]) -> str:
     return frame.to_csv(index=False, na_rep="")
 
 
-def render_runs(evaluation: Evaluation, fmt: str, per_topic: bool = False) -> str:
+def render_runs(
+    evaluation: Evaluation, fmt: str, per_topic: bool = False, extra: Extra | None = None
+) -> str:
     """The run records in ``fmt`` (one of FORMATS)."""
-    records = run_records(evaluation, per_topic)
+    records = run_records(evaluation, per_topic, extra)
     if fmt == "json":
         return json.dumps(records, indent=2)
+    keys = [*RECORD_KEYS, *(extra or {})]
     if not per_topic:
-        return _csv(records, list(RECORD_KEYS))
-    columns = ["run", "topic", *RECORD_KEYS[1:], *PER_TOPIC_EXTRA]
+        return _csv(records, keys)
+    columns = ["run", "topic", *keys[1:], *PER_TOPIC_EXTRA]
     rows: list[dict[str, object]] = []
     for record in records:
         topics = record.pop("per_topic")

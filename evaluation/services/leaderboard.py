@@ -15,7 +15,8 @@ import numpy as np
 from crux_app.models import Collection
 from evaluation.methods.metric_agreement import AgreementMatrix, kendall_matrix
 from evaluation.services.evaluate import METRICS, Evaluation, EvaluationParams, evaluate
-from evaluation.services.leaderboard_columns import column_keys, run_columns
+from evaluation.services.evaluation_output import run_records
+from evaluation.services.leaderboard_columns import column_keys, column_values, run_columns
 
 REPORT_COVERAGE = "report_coverage"
 
@@ -79,13 +80,6 @@ def report_coverage_by_run(evaluation: Evaluation) -> dict[str, float | None]:
     return {name: float(np.mean(v)) for name, v in values.items()}
 
 
-def extra_columns(
-    collection: Collection, params: EvaluationParams, run_names: list[str]
-) -> dict[str, dict[str, float | None]]:
-    """Registered column -> run name -> value, from the methods' stored results."""
-    return {c.key: c.values(collection, params, run_names) for c in run_columns()}
-
-
 def agreement_matrix(
     evaluation: Evaluation, extra: dict[str, dict[str, float | None]] | None = None
 ) -> AgreementMatrix:
@@ -119,14 +113,10 @@ def build_leaderboard(
     descending: bool = True,
 ) -> Leaderboard:
     evaluation = evaluate(collection, params)
-    extra = extra_columns(collection, params, [run.name for run in evaluation.runs])
-    records = [
-        {**r, **{key: values.get(r["run"]) for key, values in extra.items()}}
-        for r in evaluation.records()
-    ]
+    extra = column_values(collection, params, [run.name for run in evaluation.runs])
     return Leaderboard(
         evaluation=evaluation,
-        rows=sorted_records(records, sort, descending),
+        rows=sorted_records(run_records(evaluation, extra=extra), sort, descending),
         sort=sort,
         descending=descending,
         agreement=agreement_matrix(evaluation, extra),

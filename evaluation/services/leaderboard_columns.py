@@ -50,3 +50,14 @@ def run_columns() -> list[RunColumn]:
 
 def column_keys() -> tuple[str, ...]:
     return tuple(_COLUMNS)
+
+
+def column_values(
+    collection: Collection, params: EvaluationParams, run_names: list[str]
+) -> dict[str, dict[str, float | None]]:
+    """Registered column -> run name -> value (None where not computed), for every run."""
+    table = {}
+    for column in run_columns():
+        values = column.values(collection, params, run_names)
+        table[column.key] = {name: values.get(name) for name in run_names}
+    return table

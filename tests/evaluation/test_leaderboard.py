@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from evaluation.services.evaluate import METRICS
+from evaluation.services.leaderboard_columns import RunColumn, register_column, unregister_column
 from tests.evaluation.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db
@@ -125,3 +126,50 @@ def test_kendall_matrix_between_metrics(researcher_client, hand):
     # The empty run's density is undefined: tau with density compares the 2 other runs.
     density = board.agreement.taus[("coverage", "density")]
     assert density.n == 2 and not math.isnan(density.tau)
+
+
+@pytest.fixture
+def utility_column():
+    """A registered method column with fixed values (the empty run has none)."""
+    column = register_column(
+        RunColumn(
+            key="utility",
+            label="Utility@{k}",
+            values=lambda collection, params, runs: {"r1": 0.25, "r2": 0.75},
+        )
+    )
+    yield column
+    unregister_column(column.key)
+
+
+def test_a_registered_column_is_shown_sorted_ranked_and_printed(
+    researcher_client, hand, utility_column
+):
+    response = researcher_client.get(url(hand, k=2, sort="utility", order="desc"))
+    assert response.status_code == 200
+    board = response.context["board"]
+    assert board.columns[-1] == "utility" and board.labels["utility"] == "Utility@2"
+    # Sorted by the column, the run without a value last.
+    assert [r["run"] for r in board.rows] == ["r2", "r1", "empty"]
+    assert [values[-1] for _, values in response.context["table"]] == [0.75, 0.25, None]
+    assert "Utility@2" in response.text
+    # r2 > r1 on utility, r1 > r2 on coverage: tau over the two runs with a value is -1.
+    tau = board.agreement.taus[("coverage", "utility")]
+    assert tau.n == 2 and tau.tau == pytest.approx(-1.0)
+    # The command prints the same column, so page and command still agree.
+    records = command_records("--k", "2")
+    assert {run: r["utility"] for run, r in records.items()} == {
+        "r1": 0.25,
+        "r2": 0.75,
+        "empty": None,
+    }
+    assert {r["run"]: r for r in board.rows} == records
+
+
+def test_a_column_with_one_value_stays_out_of_the_tau_matrix(researcher_client, hand):
+    register_column(RunColumn("lonely", "Lonely", lambda c, p, runs: {"r1": 1.0}))
+    try:
+        board = researcher_client.get(url(hand, k=2)).context["board"]
+    finally:
+        unregister_column("lonely")
+    assert "lonely" in board.columns and "lonely" not in board.agreement.names

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from evaluation.services.evaluate import K_ORACLE, EvaluationParams, evaluate
 from evaluation.services.evaluation_inputs import EvaluationInputError, resolve_collection
 from evaluation.services.evaluation_output import FORMATS, render_reports, render_runs
+from evaluation.services.leaderboard_columns import column_values
 from evaluation.services.required_agreement import required_grade_agreement
 
 
@@ -92,5 +93,7 @@ class Command(BaseCommand):
         if options["reports"]:
             text = render_reports(evaluation, options["format"])
         else:
-            text = render_runs(evaluation, options["format"], options["per_topic"])
+            runs = [run.name for run in evaluation.runs]
+            extra = column_values(collection, params, runs)
+            text = render_runs(evaluation, options["format"], options["per_topic"], extra)
         self.stdout.write(text.rstrip("\n"))
