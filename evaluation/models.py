@@ -1,5 +1,6 @@
-"""Stored SePer scores (one row per topic, context, generator, NLI model, sampling settings)
-and human answer-equivalence labels of their clusters."""
+"""Stored SePer scores (one row per topic or sub-question, context, generator, NLI model and
+sampling settings), human answer-equivalence labels of their responses, and the entailment
+kernel's answer-equivalence decisions the agreement analysis compares those labels with."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from django.db import models
 
-from crux_app.models import Judge, Passage, Run, Topic
+from crux_app.models import GeneratedOutput, Judge, Passage, Run, SubQuestion, Topic
 
 
 def seper_key(
@@ -21,16 +22,21 @@ def seper_key(
     generator: str,
     nli: str,
     params: dict[str, Any],
+    subquestion_id: int | None = None,
 ) -> str:
     """The row's identity as a sha256 hex string; NULL ids are part of it, so they cannot
-    defeat the unique constraint the way NULL columns would."""
+    defeat the unique constraint the way NULL columns would. A topic-level row (no
+    sub-question) keeps the identity it had before sub-questions were scored."""
     identity = [topic_id, context_kind, passage_id, run_id, k, generator, nli, params]
+    if subquestion_id is not None:
+        identity.append({"subquestion": subquestion_id})
     text = json.dumps(identity, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class SeperScore(models.Model):
-    """SePer_S / SePer_H of a topic's question under one context, and Delta against no context."""
+    """SePer_S / SePer_H of a topic's question (or of one of its sub-questions, whose reference
+    answers are the gold answers) under one context, and Delta against no context."""
 
     class ContextKind(models.TextChoices):
         NONE = "none", "No context"
@@ -40,6 +46,10 @@ class SeperScore(models.Model):
 
     key = models.CharField(max_length=64, unique=True)
     topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="seper_scores")
+    # Set for long-form topics scored per sub-question against its reference answers.
+    subquestion = models.ForeignKey(
+        SubQuestion, on_delete=models.CASCADE, null=True, blank=True, related_name="seper_scores"
+    )
     context_kind = models.CharField(max_length=16, choices=ContextKind.choices)
     passage = models.ForeignKey(
         Passage, on_delete=models.CASCADE, null=True, blank=True, related_name="seper_scores"
@@ -67,9 +77,13 @@ class SeperScore(models.Model):
         return f"SePer {self.topic_id}/{self.context_kind} ({self.generator})"
 
 
-def equivalence_key(topic_id: int, response_text: str) -> str:
-    """sha256 of the topic id and the judged response: one label per judge and response."""
-    text = json.dumps([topic_id, response_text], ensure_ascii=False)
+def equivalence_key(topic_id: int, response_text: str, subquestion_id: int | None = None) -> str:
+    """sha256 of the topic id (and sub-question, whose references are then the gold answers)
+    and the judged response: one label per judge and response."""
+    identity: list[Any] = [topic_id, response_text]
+    if subquestion_id is not None:
+        identity.append(subquestion_id)
+    text = json.dumps(identity, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -89,7 +103,14 @@ class AnswerEquivalenceLabel(models.Model):
     topic = models.ForeignKey(
         Topic, on_delete=models.CASCADE, related_name="answer_equivalence_labels"
     )
-    key = models.CharField(max_length=64)  # equivalence_key(topic id, response_text)
+    subquestion = models.ForeignKey(
+        SubQuestion,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="answer_equivalence_labels",
+    )
+    key = models.CharField(max_length=64)  # equivalence_key(topic, response_text, subquestion)
     response_text = models.TextField()
     seper_score = models.ForeignKey(
         SeperScore,
@@ -99,8 +120,10 @@ class AnswerEquivalenceLabel(models.Model):
         related_name="equivalence_labels",
     )
     cluster_index = models.PositiveIntegerField(null=True, blank=True)
+    response_index = models.PositiveIntegerField(null=True, blank=True)  # a per-response label
     equivalent = models.BooleanField()
-    machine_decision = models.BooleanField()  # the cluster's matches_gold when it was judged
+    # The kernel's call when it was judged: the cluster's matches_gold, or the response's own.
+    machine_decision = models.BooleanField()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -114,3 +137,44 @@ class AnswerEquivalenceLabel(models.Model):
 
     def __str__(self) -> str:
         return f"{self.judge} on {self.topic_id}: {'yes' if self.equivalent else 'no'}"
+
+
+class AnswerEquivalenceDecision(models.Model):
+    """The entailment kernel's "same meaning as a gold answer?" on one response text.
+
+    One row per (``equivalence_key``, NLI model): written when a person labels a sampled
+    response (the decision stored in the SePer row) and by the SePer job for a topic's
+    generated answers (the texts crowd annotators judge in answer-equivalence campaigns).
+    The agreement analysis reads these rows as the machine rater.
+    """
+
+    class Source(models.TextChoices):
+        SAMPLE = "sample", "SePer sampled response"
+        OUTPUT = "output", "Generated answer"
+
+    key = models.CharField(max_length=64)  # equivalence_key(topic, response_text, subquestion)
+    topic = models.ForeignKey(
+        Topic, on_delete=models.CASCADE, related_name="answer_equivalence_decisions"
+    )
+    subquestion = models.ForeignKey(
+        SubQuestion, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    output = models.ForeignKey(
+        GeneratedOutput, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    response_text = models.TextField()
+    nli = models.CharField(max_length=300)
+    source = models.CharField(max_length=8, choices=Source.choices)
+    equivalent = models.BooleanField()
+    matched_golds = models.JSONField(default=list)  # indices of the loosely equivalent golds
+    kernel = models.JSONField(default=list)  # k(response, gold_j) per gold, when computed
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["topic", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["key", "nli"], name="unique_equivalence_decision")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.nli} on {self.topic_id}: {'yes' if self.equivalent else 'no'}"

@@ -1,8 +1,11 @@
-"""The ``seper`` job: SePer / Delta-SePer of each QA topic under its run's top-k and gold passages.
+"""The ``seper`` job: SePer / Delta-SePer of each QA topic (or long-form sub-question with
+reference answers, ``evaluation.seper_units``) under its run's top-k and gold passages.
 
-For every topic with gold answers it scores the no-context baseline, each passage of the run's
-top-k alone, the whole top-k, and the gold passages (``qa_gold`` qrels) when there are any.
-Every row is keyed by (topic, context, generator, NLI model, sampling settings)
+For every unit it scores the no-context baseline, each passage of the run's top-k alone, the
+whole top-k, and the gold passages (``qa_gold`` qrels) when there are any; it also stores the
+entailment kernel's answer-equivalence decision on each generated answer of a QA topic (what
+crowd annotators judge in answer-equivalence campaigns). Every row is keyed by (topic,
+sub-question, context, generator, NLI model, sampling settings)
 (``evaluation.models.seper_key``), so a retried job or a redelivered task stores nothing twice
 and a re-run with everything stored loads and calls no model.
 """
@@ -16,25 +19,31 @@ from typing import Any
 from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
-from crux_app.models import Job, PassageQrel, Run, Topic
+from crux_app.models import Job, Run, Topic
+from evaluation.answer_equivalence_store import store_output_decisions
 from evaluation.backends.base import Generator, NLIModel
 from evaluation.models import SeperScore, seper_key
 from evaluation.seper_sampling import SamplingParams, generation_to_dict, restore_cache
+from evaluation.seper_units import (
+    BASELINE_KEY,
+    PlannedContext,
+    ScoringUnit,
+    plan_contexts,
+    scorable_topic_ids,
+    units_for_topics,
+)
 from evaluation.services.seper_scoring import (
     ContextResult,
     SeperBatch,
     SeperContext,
     SeperQuestion,
-    join_passages,
     score_batch,
 )
 
 KIND = "seper"
-GOLD_SOURCE = "qa_gold"
 DEFAULT_K = 5
 DEFAULT_N = 10
 DEFAULT_BATCH_SIZE = 4
-BASELINE_KEY = "none"  # the label of the no-context result in a plan
 
 
 @dataclass(frozen=True)
@@ -87,18 +96,6 @@ class SeperModels:
     load_nli: Callable[[], NLIModel]
 
 
-@dataclass(frozen=True)
-class PlannedContext:
-    """One context of a topic to score, with the columns of its row."""
-
-    label: str  # the SeperContext key (BASELINE_KEY for no context)
-    kind: str
-    text: str
-    passage_id: int | None = None
-    run_id: int | None = None
-    k: int | None = None
-
-
 def run_seper_job(job: Job, models: SeperModels) -> Job:
     """Run a SePer job: batches of topics, each scoring only the contexts not stored yet."""
     with fail_job_on_error(job):
@@ -113,45 +110,16 @@ def run_seper_job(job: Job, models: SeperModels) -> Job:
                 raise ValueError(
                     f"run id {config.run_id} does not exist in collection {job.collection.name!r}"
                 )
-        topics = Topic.objects.filter(collection=job.collection).exclude(gold_answers=[])
+        topics = Topic.objects.filter(collection=job.collection)
         if job.topic_id is not None:
             topics = topics.filter(pk=job.topic_id)
-        topic_ids = list(topics.order_by("external_id").values_list("pk", flat=True))
+        topic_ids = scorable_topic_ids(topics)
         size = config.batch_size
         batches = [topic_ids[i : i + size] for i in range(0, len(topic_ids), size)]
         scorer = TopicScorer(run, config, models)
         run_batches(job, batches, scorer.score_topics)
     job.refresh_from_db()
     return job
-
-
-def plan_contexts(topic: Topic, run: Run | None, k: int) -> list[PlannedContext]:
-    """The baseline, the run's top-k passages alone and together, and the gold passages."""
-    planned = [PlannedContext(BASELINE_KEY, SeperScore.ContextKind.NONE, "")]
-    if run is not None:
-        entries = (
-            run.entries.filter(topic=topic)
-            .order_by("rank", "line_order")
-            .select_related("passage")[:k]
-        )
-        # Passages without text cannot be shown to the model; they are left out, not replaced.
-        passages = [e.passage for e in entries if e.passage.has_text and e.passage.text.strip()]
-        planned += [
-            PlannedContext(f"p{p.pk}", SeperScore.ContextKind.PASSAGE, p.text, passage_id=p.pk)
-            for p in passages
-        ]
-        if passages:
-            text = join_passages([p.text for p in passages])
-            planned.append(
-                PlannedContext("run", SeperScore.ContextKind.RUN, text, run_id=run.pk, k=k)
-            )
-    gold = PassageQrel.objects.filter(topic=topic, source=GOLD_SOURCE, grade__gt=0)
-    gold_texts = [q.passage.text for q in gold.select_related("passage").order_by("passage_id")]
-    if join_passages(gold_texts):
-        planned.append(
-            PlannedContext("oracle", SeperScore.ContextKind.ORACLE, join_passages(gold_texts))
-        )
-    return planned
 
 
 class TopicScorer:
@@ -182,9 +150,12 @@ class TopicScorer:
             self._generator, self._nli = generator, nli
         return self._generator, self._nli
 
-    def key(self, topic: Topic, ctx: PlannedContext) -> str:
+    def _loaded_nli(self) -> NLIModel:
+        return self._loaded()[1]
+
+    def key(self, unit: ScoringUnit, ctx: PlannedContext) -> str:
         return seper_key(
-            topic.pk,
+            unit.topic.pk,
             ctx.kind,
             ctx.passage_id,
             ctx.run_id,
@@ -192,60 +163,74 @@ class TopicScorer:
             self.models.generator_id,
             self.models.nli_id,
             self.params,
+            subquestion_id=unit.ident[1],
         )
 
     def score_topics(self, topic_ids: Sequence[int]) -> dict[str, int]:
         topics = list(Topic.objects.filter(pk__in=topic_ids).order_by("external_id"))
+        units = units_for_topics(topics)
         plans = {t.pk: plan_contexts(t, self.run, self.config.k) for t in topics}
-        keys = {(t.pk, c.label): self.key(t, c) for t in topics for c in plans[t.pk]}
+        keys = {(u.ident, c.label): self.key(u, c) for u in units for c in plans[u.topic.pk]}
         # Another worker may have scored some meanwhile (a redelivered task): not again.
         stored = set(SeperScore.objects.filter(key__in=keys.values()).values_list("key", flat=True))
-        missing = {pk_label for pk_label, key in keys.items() if key not in stored}
-        todo = [t for t in topics if any((t.pk, c.label) in missing for c in plans[t.pk])]
+        missing = {ident_label for ident_label, key in keys.items() if key not in stored}
+        todo = [u for u in units if any((u.ident, c.label) in missing for c in plans[u.topic.pk])]
         if todo:
             self._score_and_store(todo, plans, keys, missing)
-        return {"scored": len(missing), "already stored": len(keys) - len(missing)}
+        decided = store_output_decisions(
+            [t for t in topics if t.gold_answers], self.models.nli_id, self._loaded_nli
+        )
+        return {
+            "scored": len(missing),
+            "already stored": len(keys) - len(missing),
+            "answer decisions": decided,
+        }
 
     def _score_and_store(
         self,
-        topics: Sequence[Topic],
+        units: Sequence[ScoringUnit],
         plans: Mapping[int, list[PlannedContext]],
-        keys: Mapping[tuple[int, str], str],
-        missing: set[tuple[int, str]],
+        keys: Mapping[tuple[tuple[int, int | None], str], str],
+        missing: set[tuple[tuple[int, int | None], str]],
     ) -> None:
         generator, nli = self._loaded()
         # Stored baselines are reused, so a new context's Delta is against the same samples.
         baselines = SeperScore.objects.filter(
-            key__in=[keys[(t.pk, BASELINE_KEY)] for t in topics]
+            key__in=[keys[(u.ident, BASELINE_KEY)] for u in units]
         ).values_list("detail", flat=True)
         cache = restore_cache(d["sample"] for d in baselines if "sample" in d)
         questions = [
             SeperQuestion(
-                question=t.request,
-                golds=tuple(str(g) for g in t.gold_answers),
+                question=u.question,
+                golds=u.golds,
                 contexts=tuple(
                     SeperContext(c.label, c.text)
-                    for c in plans[t.pk]
-                    if c.label != BASELINE_KEY and (t.pk, c.label) in missing
+                    for c in plans[u.topic.pk]
+                    if c.label != BASELINE_KEY and (u.ident, c.label) in missing
                 ),
             )
-            for t in topics
+            for u in units
         ]
         batch = score_batch(questions, generator, nli, self.sampling, cache)
         rows = []
-        for topic, result in zip(topics, batch.results, strict=True):
+        for unit, result in zip(units, batch.results, strict=True):
             by_label = {c.key: c for c in result.contexts}
             by_label[BASELINE_KEY] = result.baseline
-            for ctx in plans[topic.pk]:
-                if (topic.pk, ctx.label) in missing:
-                    key = keys[(topic.pk, ctx.label)]
-                    rows.append(self._row(topic, ctx, key, by_label[ctx.label], batch))
+            for ctx in plans[unit.topic.pk]:
+                if (unit.ident, ctx.label) in missing:
+                    key = keys[(unit.ident, ctx.label)]
+                    rows.append(self._row(unit, ctx, key, by_label[ctx.label], batch))
         # ON CONFLICT DO NOTHING: a row another worker stored first wins, never duplicated.
         with transaction.atomic():
             SeperScore.objects.bulk_create(rows, ignore_conflicts=True)
 
     def _row(
-        self, topic: Topic, ctx: PlannedContext, key: str, scored: ContextResult, batch: SeperBatch
+        self,
+        unit: ScoringUnit,
+        ctx: PlannedContext,
+        key: str,
+        scored: ContextResult,
+        batch: SeperBatch,
     ) -> SeperScore:
         is_baseline = ctx.label == BASELINE_KEY
         generations = batch.samples[scored.sample_key]
@@ -256,7 +241,8 @@ class TopicScorer:
         }
         return SeperScore(
             key=key,
-            topic=topic,
+            topic=unit.topic,
+            subquestion=unit.subquestion,
             context_kind=ctx.kind,
             passage_id=ctx.passage_id,
             run_id=ctx.run_id,
@@ -268,5 +254,5 @@ class TopicScorer:
             seper_h=scored.score.hard,
             delta_s=None if is_baseline else scored.delta.soft,
             delta_h=None if is_baseline else scored.delta.hard,
-            detail={**scored.to_dict(), "sample": sample},
+            detail={**scored.to_dict(), "golds": list(unit.golds), "sample": sample},
         )

@@ -6,7 +6,13 @@ from evaluation.views import agreement as agreement_views
 from evaluation.views import leaderboard
 from evaluation.views.judging import JudgeStartView
 from evaluation.views.matrix import MatrixCellView, TopicMatrixView
-from evaluation.views.seper import ClusterEquivalenceView, SeperStartView, TopicSeperView
+from evaluation.views.seper import (
+    ClusterEquivalenceView,
+    ResponseEquivalenceView,
+    SeperCorrelationsView,
+    SeperStartView,
+    TopicSeperView,
+)
 
 urlpatterns = [
     path(
@@ -30,6 +36,16 @@ urlpatterns = [
         "collections/<int:collection_pk>/topics/<int:pk>/seper/equivalence/",
         ClusterEquivalenceView.as_view(),
         name="topic-seper-equivalence",
+    ),
+    path(
+        "collections/<int:collection_pk>/topics/<int:pk>/seper/response-equivalence/",
+        ResponseEquivalenceView.as_view(),
+        name="topic-seper-response-equivalence",
+    ),
+    path(
+        "collections/<int:collection_pk>/seper/correlations/",
+        SeperCorrelationsView.as_view(),
+        name="seper-correlations",
     ),
     *leaderboard.urlpatterns,
     *agreement_views.urlpatterns,

@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from crux_app.models import GeneratedOutput, Judgment, Passage, SubQuestion, Topic
 from evaluation.agreement.label_tables import LabelTable
+from evaluation.models import AnswerEquivalenceDecision
 
 TEXT_CHARS = 600
 
@@ -86,13 +87,7 @@ def _with_texts(table, row, ref, judge, diff, cross) -> list[Disagreement]:
             "pk", "position", "text"
         )
     }
-    model = Passage if table.item_kind == "passage" else GeneratedOutput
-    items = {
-        pk: (ext, text[:TEXT_CHARS])
-        for pk, ext, text in model.objects.filter(pk__in=item_ids).values_list(
-            "pk", "external_id", "text"
-        )
-    }
+    items = _item_texts(table.item_kind, item_ids)
     topics = dict(
         Topic.objects.filter(pk__in=table.topic_id[row].tolist()).values_list("pk", "external_id")
     )
@@ -102,7 +97,7 @@ def _with_texts(table, row, ref, judge, diff, cross) -> list[Disagreement]:
     for r, a, b, d, c in zip(row, ref, judge, diff, cross, strict=True):
         sq, item = int(table.subquestion_id[r]), int(table.item_id[r])
         ra, rb = table.raters[a], table.raters[b]
-        position, question = questions[sq]
+        position, question = questions.get(sq, (0, ""))
         ext, text = items[item]
         out.append(
             Disagreement(
@@ -132,8 +127,28 @@ def _with_texts(table, row, ref, judge, diff, cross) -> list[Disagreement]:
     return out
 
 
+def _item_texts(kind: str, item_ids: list[int]) -> dict[int, tuple[str, str]]:
+    """Item pk -> (external id, text): passages, outputs, or judged answers (answer
+    equivalence: an item is an ``AnswerEquivalenceDecision`` row standing for its text)."""
+    if kind == "answer":
+        rows = AnswerEquivalenceDecision.objects.filter(pk__in=item_ids)
+        return {
+            pk: (f"answer {pk}", text[:TEXT_CHARS])
+            for pk, text in rows.values_list("pk", "response_text")
+        }
+    model = Passage if kind == "passage" else GeneratedOutput
+    return {
+        pk: (ext, text[:TEXT_CHARS])
+        for pk, ext, text in model.objects.filter(pk__in=item_ids).values_list(
+            "pk", "external_id", "text"
+        )
+    }
+
+
 def _judgment_texts(kind: str, judges: set[int], sq_ids: list[int], item_ids: list[int]):
     """(judge, sub-question, item) -> a human's rationale or an LLM's raw output."""
+    if kind not in ("passage", "output"):
+        return {}
     field = f"{kind}_id"
     rows = Judgment.objects.filter(
         Q(judge_id__in=judges), Q(subquestion_id__in=sq_ids), Q(**{f"{field}__in": item_ids})

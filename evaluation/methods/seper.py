@@ -146,6 +146,15 @@ class SeperScore:
     clusters: list[Cluster]
     soft: float
     hard: float
+    # (N, m) response i loosely equivalent to gold j: the kernel's per-response decision
+    # (a cluster's decision is its first member's row).
+    response_matches: np.ndarray | None = None
+
+    def response_decisions(self) -> list[bool]:
+        """Per response: does it loosely match any gold answer?"""
+        if self.response_matches is None:
+            raise ValueError("this score was built without per-response matches")
+        return [bool(row.any()) for row in np.asarray(self.response_matches, dtype=bool)]
 
     @property
     def best_gold(self) -> int:
@@ -161,6 +170,11 @@ class SeperScore:
             "clusters": [c.to_dict() for c in self.clusters],
             "seper_soft": self.soft,
             "seper_hard": self.hard,
+            **(
+                {}
+                if self.response_matches is None
+                else {"response_matches": np.asarray(self.response_matches, bool).tolist()}
+            ),
         }
 
 
@@ -191,8 +205,8 @@ def score_responses(
     rr_labels = nli_labels(rr)
     members = greedy_clusters(bidirectional_entailment(rr_labels, rr_labels.T))
     firsts = [cluster[0] for cluster in members]
-    match = loosely_equivalent(nli_labels(rg[firsts]), nli_labels(gr[firsts]))
-    clusters = build_clusters(weights, members, match)
+    response_matches = loosely_equivalent(nli_labels(rg), nli_labels(gr))
+    clusters = build_clusters(weights, members, response_matches[firsts])
     return SeperScore(
         weights=np.asarray(weights, dtype=np.float64),
         kernel=kernel,
@@ -200,6 +214,7 @@ def score_responses(
         clusters=clusters,
         soft=float(masses.max()),
         hard=seper_hard(clusters),
+        response_matches=response_matches,
     )
 
 

@@ -1,5 +1,5 @@
-"""Starting a SePer job, a topic's stored SePer / Delta-SePer, and judging its clusters' answer
-equivalence (researchers only)."""
+"""Starting a SePer job, a topic's stored SePer / Delta-SePer, judging the answer equivalence
+of its clusters and responses, and Delta-SePer's correlations (researchers only)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
-from crux_app.models import Topic
+from crux_app.models import Collection, Topic
 from crux_app.roles import ResearcherRequiredMixin
+from evaluation.leaderboard_forms import EvaluationForm
 from evaluation.models import AnswerEquivalenceLabel
-from evaluation.seper_equivalence import ClusterEquivalenceForm
+from evaluation.seper_equivalence import ClusterEquivalenceForm, ResponseEquivalenceForm
 from evaluation.seper_forms import SeperJobForm
-from evaluation.seper_job import KIND
+from evaluation.seper_job import DEFAULT_K, KIND
 from evaluation.seper_page import seper_page
+from evaluation.services.evaluation_inputs import (
+    EvaluationInputError,
+    collection_judges,
+    qrels_sources,
+)
+from evaluation.services.seper_correlations import seper_correlations
 from evaluation.views.job_start import JobStartView
 
 
@@ -40,25 +47,59 @@ class TopicSeperView(ResearcherRequiredMixin, View):
 
 
 class ClusterEquivalenceView(ResearcherRequiredMixin, View):
-    """POST score, cluster, answer=yes|no: store the researcher's label; re-render its form."""
+    """POST score, cluster (or response), answer=yes|no: store the researcher's label and
+    re-render its form."""
 
     template = "evaluation/_seper_equivalence.html"
+    form_class: type = ClusterEquivalenceForm
+    target = "cluster"
 
     def post(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
         topic = _topic(collection_pk, pk)
-        form = ClusterEquivalenceForm(request.POST, topic=topic)
+        form = self.form_class(request.POST, topic=topic)
         if not form.is_valid():
             errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
             context = {"topic": topic, "score_id": request.POST.get("score", ""), "errors": errors}
-            context["index"] = request.POST.get("cluster", "")
+            context["index"] = request.POST.get(self.target, "")
             # 200, as a classic form re-render: htmx swaps it in (it leaves 4xx unswapped).
             return render(request, self.template, context)
         label, created = form.save(request.user)
         context = {
             "topic": topic,
             "score_id": label.seper_score_id,
-            "index": label.cluster_index,
+            "index": form.cleaned_data[self.target],
             "judged": label.equivalent,
+            "machine": label.machine_decision,
             "saved": "saved" if created else "updated",
         }
         return render(request, self.template, context)
+
+
+class ResponseEquivalenceView(ClusterEquivalenceView):
+    template = "evaluation/_seper_response_equivalence.html"
+    form_class = ResponseEquivalenceForm
+    target = "response"
+
+
+class SeperCorrelationsView(ResearcherRequiredMixin, View):
+    """Delta-SePer's Pearson correlations with utility labels, CRUX coverage and Recall@k."""
+
+    template = "evaluation/seper_correlations.html"
+
+    def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
+        collection = get_object_or_404(Collection, pk=collection_pk)
+        data = request.GET.copy()
+        data.setdefault("k", str(DEFAULT_K))
+        data.setdefault("tau", "3")
+        form = EvaluationForm(
+            data, judges=collection_judges(collection), sources=qrels_sources(collection)
+        )
+        result, error = None, None
+        if form.is_valid():
+            try:
+                result = seper_correlations(collection, form.params())
+            except EvaluationInputError as failure:
+                error = str(failure)
+        status = 200 if result is not None else 400
+        context = {"collection": collection, "form": form, "result": result, "error": error}
+        return render(request, self.template, context, status=status)

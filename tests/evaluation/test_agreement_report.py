@@ -304,12 +304,9 @@ def test_sources_not_yet_available_are_listed_with_the_reason(setup):
     meta = to_dict(build_report(collection, FAST))["meta"]
     pending = {s["key"]: s for s in meta["sources"] if not s["available"]}
     assert set(pending) == {
-        "answer_equivalence",
         "dense_rephrase",
         "dense_response",
-        "failure_category",
     }
-    assert "SePer entailment decisions" in pending["answer_equivalence"]["unavailable"]
     assert "no stored human labels" in pending["dense_rephrase"]["unavailable"]
     with pytest.raises(ValueError, match="loader"):
         register(ComparisonSource("x", "X", Scale.BINARY, "m", (0.0, 1.0), ()))

@@ -12,6 +12,7 @@ from crux_app.models import Passage
 from evaluation.backends import registry
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 from evaluation.services.evaluate import RECORD_KEYS
+from evaluation.services.leaderboard_columns import column_keys
 from tests.evaluation.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,11 @@ KEYS = [
 ]
 
 
+def printed_keys() -> list[str]:
+    """The documented keys, then the methods' registered leaderboard columns (Delta-SePer...)."""
+    return [*KEYS, *column_keys()]
+
+
 def evaluate_cmd(*args: str) -> str:
     out = io.StringIO()
     call_command("evaluate", "--collection", "hand", "--tokenizer", "whitespace", *args, stdout=out)
@@ -41,7 +47,7 @@ def test_json_records_have_exactly_the_documented_keys():
     records = json.loads(evaluate_cmd("--k", "2"))
     assert list(RECORD_KEYS) == KEYS
     assert [r["run"] for r in records] == ["empty", "r1", "r2"]
-    assert all(list(r) == KEYS for r in records)
+    assert all(list(r) == printed_keys() for r in records)
     by_run = {r["run"]: r for r in records}
     assert by_run["r1"]["coverage"] == 1.0 and by_run["r1"]["missing_judgments"] == 2
     # The empty run has no context anywhere: density undefined -> null, never 0.
@@ -51,7 +57,7 @@ def test_json_records_have_exactly_the_documented_keys():
 def test_json_per_topic_lists_every_topic():
     make_hand_collection()
     (record,) = json.loads(evaluate_cmd("--k", "2", "--run", "r1", "--per-topic"))
-    assert list(record) == [*KEYS, "per_topic"]
+    assert list(record) == [*printed_keys(), "per_topic"]
     per_topic = {t["topic"]: t for t in record["per_topic"]}
     assert list(per_topic) == ["ta", "tb", "tc"]
     assert per_topic["ta"]["coverage"] is None and per_topic["ta"]["missing_judgments"] == 2
@@ -71,7 +77,7 @@ def test_missing_as_zero_and_tau_options():
 def test_csv_has_the_same_columns_and_empty_cells_for_undefined():
     make_hand_collection()
     rows = list(csv.DictReader(io.StringIO(evaluate_cmd("--k", "2", "--format", "csv"))))
-    assert list(rows[0]) == KEYS
+    assert list(rows[0]) == printed_keys()
     by_run = {r["run"]: r for r in rows}
     assert by_run["empty"]["density"] == ""
     assert float(by_run["r1"]["coverage"]) == 1.0
@@ -85,7 +91,7 @@ def test_csv_per_topic_rows_carry_a_topic_column():
     make_hand_collection()
     text = evaluate_cmd("--k", "2", "--run", "r2", "--per-topic", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0]) == ["run", "topic", *KEYS[1:], "oracle", "reason"]
+    assert list(rows[0]) == ["run", "topic", *printed_keys()[1:], "oracle", "reason"]
     assert [(r["run"], r["topic"]) for r in rows] == [
         ("r2", ""),
         ("r2", "ta"),

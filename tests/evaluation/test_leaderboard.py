@@ -10,7 +10,12 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from evaluation.services.evaluate import METRICS
-from evaluation.services.leaderboard_columns import RunColumn, register_column, unregister_column
+from evaluation.services.leaderboard_columns import (
+    RunColumn,
+    column_keys,
+    register_column,
+    unregister_column,
+)
 from tests.evaluation.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +62,8 @@ def test_page_numbers_equal_the_command_output(researcher_client, hand):
         assert {r["run"]: r for r in board.rows} == expected
         # The rendered cells are those records, rounded to 4 decimals ('–' for null).
         for record, values in response.context["table"]:
-            assert values == [expected[record["run"]][m] for m in METRICS]
+            assert values == [expected[record["run"]][m] for m in board.columns]
+        assert board.columns == (*METRICS, *column_keys())
     html = response.text
     r1 = expected["r1"]
     assert f'<td class="num">{r1["ndcg"]:.4f}</td>' in html
