@@ -37,6 +37,7 @@ class SelectionOptions:
     gold_judge: Judge | None = None
     gold_count: int = 0
     attention_count: int = 0
+    output_ids: tuple[int, ...] | None = None  # tasks 2-4: only these outputs
 
 
 class GoldUploadError(ValueError):
@@ -66,6 +67,7 @@ def create_campaign(
             seed=options.seed,
             judge=options.crux_judge,
             tau=options.tau,
+            output_ids=options.output_ids,
         )
         if not campaign.slug:
             campaign.slug = unique_slug(campaign.name)
@@ -78,6 +80,7 @@ def create_campaign(
             "gold_judge": options.gold_judge.name if options.gold_judge else None,
             "gold_count": options.gold_count,
             "attention_count": options.attention_count,
+            "output_ids": list(options.output_ids) if options.output_ids is not None else None,
             "items": len(specs),
         }
         campaign.save()

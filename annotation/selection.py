@@ -87,8 +87,13 @@ def select_items(
     seed: int = 0,
     judge: Judge | None = None,
     tau: int = 3,
+    output_ids: Sequence[int] | None = None,
 ) -> list[ItemSpec]:
-    """The items of a new campaign, in a stable order (topic, then position / output id)."""
+    """The items of a new campaign, in a stable order (topic, then position / output id).
+
+    ``output_ids`` (tasks 2-4) keeps only those outputs among the task's eligible ones, e.g.
+    the RAG answers LLM-retEval found disagreeing with Recall@k.
+    """
     rng = random.Random(seed)
     if mode == CRUX:
         if task_type != PASSAGE_RATING:
@@ -100,6 +105,9 @@ def select_items(
         keys = _rating_pairs(collection)
     else:
         keys = _outputs_for(collection, task_type)
+        if output_ids is not None:
+            wanted = set(output_ids)
+            keys = [pk for pk in keys if pk in wanted]
     if mode == SAMPLE:
         if not sample_size or sample_size < 1:
             raise SelectionError("sample_size", "give the number of items to sample")

@@ -22,8 +22,10 @@ from evaluation.generation import (
     Answer,
     AnswerRequest,
     ContextPassage,
+    PromptBuilder,
     answer_external_id,
     answer_system_name,
+    build_answer_prompt,
     generate_answers,
     greedy_answer_params,
 )
@@ -97,7 +99,11 @@ def _job_run(collection: Collection, run_id: int | None) -> Run | None:
 
 
 class TopicAnswerer:
-    """Answers one batch of topics of a job: skip stored answers, generate and store the rest."""
+    """Answers one batch of topics of a job: skip stored answers, generate and store the rest.
+
+    Another method may store its own answers under its own ``system`` name with its own
+    ``build_prompt`` (LLM-retEval's Figure 2 prompt); both default to this job's.
+    """
 
     def __init__(
         self,
@@ -105,12 +111,16 @@ class TopicAnswerer:
         run: Run | None,
         config: AnswerJobParams,
         generator_provider: Callable[[], Generator],
+        *,
+        system: str | None = None,
+        build_prompt: PromptBuilder = build_answer_prompt,
     ) -> None:
         self.job = job
         self.collection = job.collection
         self.run = run
         self.config = config
-        self.system = answer_system_name(run.name if run else None, config.k)
+        self.system = system or answer_system_name(run.name if run else None, config.k)
+        self.build_prompt = build_prompt
         self.params: GenerationParams = greedy_answer_params(config.max_new_tokens)
         self._generator_provider = generator_provider
         self._generator: Generator | None = None
@@ -133,7 +143,8 @@ class TopicAnswerer:
         missing = [t for t in topics if keys[t.pk] not in stored]
         if missing:
             requests = [self._request(t, keys[t.pk]) for t in missing]
-            self._store(missing, generate_answers(requests, self.generator, self.params))
+            answers = generate_answers(requests, self.generator, self.params, self.build_prompt)
+            self._store(missing, answers)
         return {"generated": len(missing), "already stored": len(topics) - len(missing)}
 
     def _request(self, topic: Topic, key: str) -> AnswerRequest:

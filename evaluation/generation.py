@@ -6,7 +6,7 @@ questions with their context passages and a generator implementing ``backends.ba
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evaluation.backends.base import Generation, GenerationParams, Generator
@@ -15,6 +15,9 @@ ANSWER_INSTRUCTION = "Answer the following question as briefly as possible."
 CLOSED_BOOK = "closed-book"
 DEFAULT_K = 5
 DEFAULT_MAX_NEW_TOKENS = 32
+
+# (question, context passage texts) -> prompt; methods with their own wording pass one.
+PromptBuilder = Callable[[str, Sequence[str]], str]
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,15 @@ def greedy_answer_params(max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS) -> Genera
 
 
 def generate_answers(
-    requests: Sequence[AnswerRequest], generator: Generator, params: GenerationParams
+    requests: Sequence[AnswerRequest],
+    generator: Generator,
+    params: GenerationParams,
+    build_prompt: PromptBuilder = build_answer_prompt,
 ) -> list[Answer]:
     """One generation per request (the first sample), in request order, in one batched call."""
     if not requests:
         return []
-    prompts = [build_answer_prompt(r.question, [p.text for p in r.context]) for r in requests]
+    prompts = [build_prompt(r.question, [p.text for p in r.context]) for r in requests]
     samples = generator.generate(prompts, params)
     if len(samples) != len(prompts):
         raise ValueError(
