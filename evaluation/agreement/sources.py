@@ -3,9 +3,10 @@ machine side of it is, and where its labels come from.
 
 A source turns a collection into one ``LabelTable`` (items x raters, humans and machines);
 the report then applies the statistics that fit the source's scale. The CRUX tasks read
-Judgment rows. Answer equivalence, DENSE decisions and retrieval failure categories have no
-stored human labels yet: they are registered without a loader, shown as "not available" with
-the reason, and plug in later with ``register`` (a loader and nothing else).
+Judgment rows and are registered here; the other methods register theirs from their app's
+``ready`` (answer equivalence: evaluation.seper_registrations; DENSE rephrase and response
+decisions: dense; retrieval failure categories: reteval). A source registered without a loader
+but with a reason is shown as "not available" with that reason.
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ def register(source: ComparisonSource) -> ComparisonSource:
     return source
 
 
+def unregister(key: str) -> None:
+    _REGISTRY.pop(key, None)
+
+
 def sources() -> list[ComparisonSource]:
     return list(_REGISTRY.values())
 
@@ -92,39 +97,6 @@ def _register_builtin() -> None:
             loader=load_judgment_table,
         )
     )
-    # Human labels of tasks 3 and 4 are collected by campaigns; the machine side of each
-    # comparison is not stored in the database yet, so nothing can be compared.
-    no_machine = "human labels come from campaigns, but the {} are not stored in the database yet"
-    no_humans = "no stored human labels of this kind yet (its annotation task is not built)"
-    for key, title, scale, machine, pending in (
-        (
-            "answer_equivalence",
-            "Answer equivalence",
-            Scale.BINARY,
-            "SePer entailment kernel",
-            no_machine.format("SePer entailment decisions"),
-        ),
-        ("dense_rephrase", "DENSE rephrase faithfulness", Scale.BINARY, "NLI judge", no_humans),
-        ("dense_response", "DENSE response equivalence", Scale.BINARY, "NLI judge", no_humans),
-        (
-            "failure_category",
-            "Retrieval failure category",
-            Scale.NOMINAL,
-            "pre-labels",
-            no_machine.format("failure-category pre-labels"),
-        ),
-    ):
-        register(
-            ComparisonSource(
-                key=key,
-                title=title,
-                scale=scale,
-                machine=machine,
-                categories=(),
-                class_names=(),
-                unavailable=pending,
-            )
-        )
 
 
 _register_builtin()

@@ -13,7 +13,13 @@ from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.label_tables import LabelQuery, load_judgment_table, resolve_raters
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.report_export import to_dict
-from evaluation.agreement.sources import ComparisonSource, Scale, register, sources
+from evaluation.agreement.sources import (
+    ComparisonSource,
+    Scale,
+    register,
+    sources,
+    unregister,
+)
 from evaluation.services.evaluation_inputs import EvaluationInputError
 from tests.crux_app.factories import (
     make_collection,
@@ -299,14 +305,24 @@ def test_unknown_campaign_is_an_error_listing_the_campaigns(setup):
         build_report(collection, AgreementOptions(campaign="wave-9"))
 
 
-def test_sources_not_yet_available_are_listed_with_the_reason(setup):
+def test_every_comparison_source_is_wired_and_a_pending_one_says_why(setup):
     collection = setup[0]
     meta = to_dict(build_report(collection, FAST))["meta"]
-    pending = {s["key"]: s for s in meta["sources"] if not s["available"]}
-    assert set(pending) == {
+    available = {s["key"] for s in meta["sources"] if s["available"]}
+    assert available == {
+        "passage_rating",
+        "report_coverage",
+        "answer_equivalence",
         "dense_rephrase",
         "dense_response",
+        "failure_category",
     }
-    assert "no stored human labels" in pending["dense_rephrase"]["unavailable"]
+    register(ComparisonSource("later", "Later", Scale.BINARY, "m", (0.0, 1.0), (), None, "why"))
+    try:
+        meta = to_dict(build_report(collection, FAST))["meta"]
+    finally:
+        unregister("later")
+    pending = {s["key"]: s for s in meta["sources"] if not s["available"]}
+    assert set(pending) == {"later"} and pending["later"]["unavailable"] == "why"
     with pytest.raises(ValueError, match="loader"):
         register(ComparisonSource("x", "X", Scale.BINARY, "m", (0.0, 1.0), ()))
