@@ -1,3 +1,19 @@
 """SCAAR word contributions pages, mounted at the site root by ``crux_app.urls``."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from scaar.views import AnswerScaarView, CollectionScaarView, ScaarStartView
+
+urlpatterns = [
+    path("collections/<int:collection_pk>/scaar/", CollectionScaarView.as_view(), name="scaar"),
+    path(
+        "collections/<int:collection_pk>/scaar/start/",
+        ScaarStartView.as_view(),
+        name="scaar-start",
+    ),
+    path(
+        "collections/<int:collection_pk>/scaar/<int:pk>/",
+        AnswerScaarView.as_view(),
+        name="scaar-answer",
+    ),
+]

@@ -50,6 +50,12 @@ class Generator(Protocol):
         """Log-probability of each candidate continuation per prompt, shape (prompts, cands)."""
         ...
 
+    def score_continuations(
+        self, prompts: Sequence[str], continuations: Sequence[str], use_chat_template: bool = True
+    ) -> list[Generation]:
+        """Teacher-forced per-token log-probs of each existing continuation after its prompt."""
+        ...
+
     def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
 

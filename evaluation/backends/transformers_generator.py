@@ -28,6 +28,10 @@ def _seeded(seed: int | None) -> Iterator[None]:
         yield
 
 
+# Most padded tokens (rows x longest row) one teacher-forced scoring pass runs.
+SCORING_TOKENS_PER_PASS = 4096
+
+
 def _chunks(items: Sequence, size: int) -> Iterator[Sequence]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -240,6 +244,95 @@ class TransformersGenerator:
         logprobs = torch.log_softmax(logits[:, :width], dim=-1)
         picked = logprobs.gather(-1, cands.unsqueeze(-1)).squeeze(-1) * cand_mask
         return picked.sum(-1).reshape(n_prompts, n_cands).cpu().numpy().astype(np.float64)
+
+    def score_continuations(
+        self, prompts: Sequence[str], continuations: Sequence[str], use_chat_template: bool = True
+    ) -> list[Generation]:
+        """Teacher-forced per-token log-probs of each given continuation after its own prompt.
+
+        The black-box view of an existing text (SCAAR): ``continuations[i]`` is tokenized
+        without special tokens, appended to the rendered ``prompts[i]`` and scored in one
+        forward pass per batch; each result's ``token_logprobs`` follow the convention of
+        ``generate`` (log-softmax of the raw logits) and its ``tokens`` concatenate exactly to
+        its ``text``. An empty continuation gives an empty result.
+        """
+        if len(prompts) != len(continuations):
+            raise ValueError(
+                f"score_continuations needs one prompt per continuation, got {len(prompts)} "
+                f"prompts and {len(continuations)} continuations"
+            )
+        if not prompts:
+            return []
+        prompt_ids = self.encode_prompts(prompts, use_chat_template)
+        cont_ids = self.tokenizer(list(continuations), add_special_tokens=False)["input_ids"]
+        rows = list(zip(prompt_ids, cont_ids, strict=True))
+        # Rows of similar length share a pass (little padding); a pass holds at most
+        # SCORING_TOKENS_PER_PASS padded tokens, since long padded batches are slower on CPU.
+        order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]) + len(rows[i][1]))
+        results: dict[int, Generation] = {}
+        start = 0
+        while start < len(order):
+            end = start + 1
+            while end < len(order) and end - start < self.batch_size:
+                longest = len(rows[order[end]][0]) + len(rows[order[end]][1])
+                if (end - start + 1) * longest > SCORING_TOKENS_PER_PASS:
+                    break
+                end += 1
+            chunk = order[start:end]
+            scored = self._score_rows([rows[i] for i in chunk])
+            results.update(zip(chunk, scored, strict=True))
+            start = end
+        return [results[i] for i in range(len(rows))]
+
+    def _score_rows(self, rows: Sequence[tuple[list[int], list[int]]]) -> list[Generation]:
+        width = max(len(cont) for _, cont in rows)
+        if width == 0:
+            return [Generation(text="", finish_reason="stop") for _ in rows]
+        input_ids, mask = self._left_padded([p + c for p, c in rows])
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        with torch.inference_mode():
+            # Left padding right-aligns every row: its continuation lies in the last positions,
+            # predicted by the position just before each of its tokens.
+            logits = self.model(
+                input_ids=input_ids,
+                attention_mask=mask,
+                position_ids=positions,
+                logits_to_keep=width + 1,
+            ).logits.float()[:, :-1]
+        targets = input_ids[:, -width:]
+        picked = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+        logprobs = (picked - torch.logsumexp(logits, dim=-1)).cpu().numpy()
+        results = []
+        for r, (_, cont) in enumerate(rows):
+            scored = logprobs[r, width - len(cont) :] if cont else logprobs[r, :0]
+            pieces = self._token_pieces(cont)
+            results.append(
+                Generation(
+                    text="".join(pieces),
+                    tokens=pieces,
+                    token_ids=list(cont),
+                    token_logprobs=[float(x) for x in scored],
+                    finish_reason="stop",
+                )
+            )
+        return results
+
+    def _token_pieces(self, ids: Sequence[int]) -> list[str]:
+        """Each token's share of the decoded text (prefix decoding), so pieces join to it.
+
+        A prefix that ends inside a multi-byte character decodes to U+FFFD; its bytes are
+        credited to the token that completes the character.
+        """
+        pieces: list[str] = []
+        emitted = ""
+        for end in range(1, len(ids) + 1):
+            prefix = self._decode(ids[:end])
+            if end < len(ids) and prefix.endswith("\ufffd"):
+                pieces.append("")
+                continue
+            pieces.append(prefix[len(emitted) :])
+            emitted = prefix
+        return pieces
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Tokens of each text without special tokens (density's T(X))."""
