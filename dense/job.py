@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
+from crux_app.jobs.scope import required_job_run
 from crux_app.models import Job, Run, Topic
 from dense.models import DenseResult, dense_key
 from evaluation.backends.base import Embedder, Generator, NLIModel
@@ -123,13 +124,7 @@ def run_dense_job(job: Job, models: DenseModels) -> Job:
     """Run a DENSE job over the collection's topics (or the job's one topic)."""
     with fail_job_on_error(job):
         config = DenseJobParams.from_params(job.params)
-        if job.collection is None:
-            raise ValueError(f"job #{job.pk} has no collection")
-        run = Run.objects.filter(pk=config.run_id, collection=job.collection).first()
-        if run is None:
-            raise ValueError(
-                f"run id {config.run_id} does not exist in collection {job.collection.name!r}"
-            )
+        run = required_job_run(job, config.run_id)
         topics = Topic.objects.filter(collection=job.collection)
         if job.topic_id is not None:
             topics = topics.filter(pk=job.topic_id)

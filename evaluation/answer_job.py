@@ -14,7 +14,8 @@ from typing import Any
 from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
-from crux_app.models import Collection, GeneratedOutput, Job, OutputContext, Run, Topic
+from crux_app.jobs.scope import job_run
+from crux_app.models import GeneratedOutput, Job, OutputContext, Run, Topic
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.generation import (
     DEFAULT_K,
@@ -72,9 +73,7 @@ def run_answer_job(job: Job, generator_provider: Callable[[], Generator]) -> Job
     """Run a generate_answers job; the generator is only asked for when an answer is missing."""
     with fail_job_on_error(job):
         config = AnswerJobParams.from_params(job.params)
-        if job.collection is None:
-            raise ValueError(f"job #{job.pk} has no collection")
-        run = _job_run(job.collection, config.run_id)
+        run = job_run(job, config.run_id)
         topics = Topic.objects.filter(collection=job.collection).order_by("external_id")
         if job.topic_id is not None:
             topics = topics.filter(pk=job.topic_id)
@@ -87,15 +86,6 @@ def run_answer_job(job: Job, generator_provider: Callable[[], Generator]) -> Job
         run_batches(job, batches, answerer.answer_batch)
     job.refresh_from_db()
     return job
-
-
-def _job_run(collection: Collection, run_id: int | None) -> Run | None:
-    if run_id is None:
-        return None
-    run = Run.objects.filter(pk=run_id, collection=collection).first()
-    if run is None:
-        raise ValueError(f"run id {run_id} does not exist in collection {collection.name!r}")
-    return run
 
 
 class TopicAnswerer:

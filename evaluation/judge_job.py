@@ -17,6 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
+from crux_app.jobs.scope import job_run
 from crux_app.models import GeneratedOutput, Job, Judge, Judgment, Passage, Run, SubQuestion
 from evaluation.backends.base import Generator
 from evaluation.judge_scope import (
@@ -97,15 +98,7 @@ def run_judge_job(job: Job, judge_model_for: Callable[[str | None], JudgeModel])
     """Run a judging job; ``judge_model_for(params.model)`` names the model and loads it."""
     with fail_job_on_error(job):
         config = JudgeJobParams.from_params(job.params)
-        if job.collection is None:
-            raise ValueError(f"job #{job.pk} has no collection")
-        if (
-            config.run_id is not None
-            and not Run.objects.filter(pk=config.run_id, collection=job.collection).exists()
-        ):
-            raise ValueError(
-                f"run id {config.run_id} does not exist in collection {job.collection.name!r}"
-            )
+        job_run(job, config.run_id)
         model = judge_model_for(config.model)
         judge, _ = Judge.objects.get_or_create(
             kind=Judge.Kind.LLM,

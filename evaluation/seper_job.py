@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
+from crux_app.jobs.scope import job_run
 from crux_app.models import Job, Run, Topic
 from evaluation.answer_equivalence_store import store_output_decisions
 from evaluation.backends.base import Generator, NLIModel
@@ -101,15 +102,7 @@ def run_seper_job(job: Job, models: SeperModels) -> Job:
     with fail_job_on_error(job):
         config = SeperJobParams.from_params(job.params)
         config.sampling()  # bad sampling settings fail here, before any batch
-        if job.collection is None:
-            raise ValueError(f"job #{job.pk} has no collection")
-        run = None
-        if config.run_id is not None:
-            run = Run.objects.filter(pk=config.run_id, collection=job.collection).first()
-            if run is None:
-                raise ValueError(
-                    f"run id {config.run_id} does not exist in collection {job.collection.name!r}"
-                )
+        run = job_run(job, config.run_id)
         topics = Topic.objects.filter(collection=job.collection)
         if job.topic_id is not None:
             topics = topics.filter(pk=job.topic_id)

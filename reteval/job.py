@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
+from crux_app.jobs.scope import required_job_run
 from crux_app.models import Job, Run, RunEntry, Topic
 from evaluation.answer_job import AnswerJobParams, TopicAnswerer
 from evaluation.backends.base import Generator
@@ -123,13 +124,7 @@ def run_reteval_job(job: Job, models: RetEvalModels) -> Job:
     """Run an LLM-retEval job in batches of questions."""
     with fail_job_on_error(job):
         config = RetEvalJobParams.from_params(job.params)
-        if job.collection is None:
-            raise ValueError(f"job #{job.pk} has no collection")
-        run = Run.objects.filter(pk=config.run_id, collection=job.collection).first()
-        if run is None:
-            raise ValueError(
-                f"run id {config.run_id} does not exist in collection {job.collection.name!r}"
-            )
+        run = required_job_run(job, config.run_id)
         topic_ids = planned_topics(run, job.topic_id, config.max_questions)
         if not topic_ids:
             raise ValueError(

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
+from crux_app.jobs.scope import job_collection
 from crux_app.models import GeneratedOutput, Job
 from evaluation.methods.scaar import WEIGHTINGS, ScaarSettings
 from scaar.analysis import AnalysisOptions, BatchAnalyser, ScaarModels
@@ -96,8 +97,7 @@ def run_scaar_job(job: Job, models: ScaarModels) -> Job:
     """Run a SCAAR job: batches of outputs, each analysing only the outputs not stored yet."""
     with fail_job_on_error(job):
         config = ScaarJobParams.from_params(job.params)
-        if job.collection is None:
-            raise ValueError(f"job #{job.pk} has no collection")
+        job_collection(job)
         output_ids = list(job_outputs(job, config).values_list("pk", flat=True))
         size = config.batch_size
         batches = [output_ids[i : i + size] for i in range(0, len(output_ids), size)]
