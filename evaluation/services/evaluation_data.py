@@ -83,8 +83,10 @@ class CollectionData:
     def rows_of(self, topic: np.ndarray, passage: np.ndarray) -> np.ndarray:
         """Row index of each (topic index, passage id), ``OUTSIDE`` where it has none."""
         keys = np.asarray(topic, np.int64) * self.base + np.asarray(passage, np.int64)
+        if not len(self.row_keys):  # no row at all (nothing judged, no qrels)
+            return np.full(keys.shape, OUTSIDE)
         at = np.searchsorted(self.row_keys, keys)
-        at_clipped = np.minimum(at, max(len(self.row_keys) - 1, 0))
+        at_clipped = np.minimum(at, len(self.row_keys) - 1)
         found = (at < len(self.row_keys)) & (self.row_keys[at_clipped] == keys)
         return np.where(found, self.row_index[at_clipped], OUTSIDE)
 

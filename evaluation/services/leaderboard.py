@@ -64,6 +64,11 @@ class Leaderboard:
         ev = self.evaluation
         return list(zip(ev.topic_ids.tolist(), ev.topic_names, strict=True))
 
+    @property
+    def any_tau(self) -> bool:
+        """Whether any pair of metrics has a defined tau (one run: none has)."""
+        return any(t.tau is not None for t in self.agreement.taus.values())
+
     def tau_rows(self) -> list[tuple[str, list[Any]]]:
         """(metric label, TauResult per metric) rows of the agreement matrix."""
         names = self.agreement.names

@@ -16,6 +16,7 @@ from evaluation.services.leaderboard_columns import (
     register_column,
     unregister_column,
 )
+from tests.crux_app.factories import make_collection, make_passages, make_run, make_topic
 from tests.evaluation.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +180,13 @@ def test_a_column_with_one_value_stays_out_of_the_tau_matrix(researcher_client, 
     finally:
         unregister_column("lonely")
     assert "lonely" in board.columns and "lonely" not in board.agreement.names
+
+
+def test_one_run_gets_a_note_instead_of_an_empty_tau_heatmap(researcher_client):
+    collection = make_collection("single")
+    topic = make_topic(collection)
+    make_run(collection, "only", topic, make_passages(collection, "p", 3))
+    response = researcher_client.get(reverse("leaderboard", args=[collection.pk]))
+    assert response.status_code == 200
+    assert not response.context["board"].any_tau
+    assert 'id="tau-undefined"' in response.text and 'id="tau-heatmap"' not in response.text
