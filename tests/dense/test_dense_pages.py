@@ -134,3 +134,20 @@ def test_command_prints_one_record_per_question(stored):
     assert first["answers"]["rephrased"] == ["Lyon", "Paris", "Lyon"]
     with pytest.raises(CommandError, match="--run: no run 'x' in 'dense-qa'; runs there: 'bm25'"):
         call_command("dense", "--collection", "dense-qa", "--run", "x", "--stored")
+
+
+def test_original_answer_labels_are_compared_with_lexical_match(researcher, stored):
+    from dense.labels import record_label
+
+    results = list(DenseResult.objects.filter(topic__collection=stored.collection).order_by("pk"))
+    machine = [r.correct for r in results]
+    assert None not in machine  # both topics have gold answers
+    # The researcher agrees with lexical match on the first answer only.
+    record_label(researcher, results[0], "answer_correct", 0, 0, machine[0])
+    record_label(researcher, results[1], "answer_correct", 0, 0, not machine[1])
+    report = build_report(stored.collection)
+    assert {t.key: t for t in report.tasks}["dense_correctness"].n_items == 2
+    records = [r.as_dict() for r in report.human_vs_llm if r.task == "dense_correctness"]
+    agreement = next(r for r in records if r["statistic"] == "percent_agreement")
+    assert agreement["value"] == pytest.approx(0.5) and agreement["n"] == 2
+    assert all("lexical match with gold" in r["judges"] for r in records)

@@ -313,6 +313,7 @@ def test_every_comparison_source_is_wired_and_a_pending_one_says_why(setup):
         "passage_rating",
         "report_coverage",
         "answer_equivalence",
+        "dense_correctness",
         "dense_rephrase",
         "dense_response",
         "failure_category",
