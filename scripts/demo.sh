@@ -4,7 +4,8 @@
 # Ctrl-C stops both. Without PostgreSQL or Redis it falls back to SQLite and a filesystem broker.
 #
 # Env: PORT (8000), WEB_WORKERS (2), DEMO_PASSWORD, DEMO_ANNOTATOR_PASSWORD, DATABASE_URL and
-# CELERY_BROKER_URL (when set, used as they are).
+# CELERY_BROKER_URL (when set, used as they are), DEMO_JOBS (1: queue one small job of each
+# method on demo-qa the first time, so their pages fill within minutes; 0: none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,6 +51,9 @@ log "broker: ${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
 "$PY" manage.py migrate --noinput
 "$PY" manage.py load_demo
 "$PY" manage.py prepare_models
+if [ "${DEMO_JOBS:-1}" != 0 ]; then
+  "$PY" manage.py queue_demo_jobs
+fi
 
 log "starting the Celery worker (queues gpu,cpu; log in var/worker.log)"
 # Leave a core to the web server: an oversubscribed CPU worker generates far slower.
