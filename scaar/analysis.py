@@ -7,7 +7,8 @@ clipped to [0, 1]: the offline stand-in for the paper's cross-encoder), SCAAR's 
 triggers and queries, what each query retrieves from the collection's BM25 index and, when the
 topic has gold answers, the answer regenerated from the SCAAR-retrieved passages and both
 answers' scores (one regeneration per answer with the union of its retrievals; for a
-one-sentence answer this is exactly the paper's Eq. 7).
+one-sentence answer this is exactly the paper's Eq. 7), and the same for FLARE's retrievals,
+so both methods' S_eff compare on the same answers.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from evaluation.methods.scaar_efficiency import answer_score
 from scaar.models import ScaarAnalysis
 
 SCORE_METRIC = "f1"
+METHODS = ("scaar", "flare")  # whose retrievals an answer is regenerated from
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,7 @@ class BatchAnalyser:
         retrieved = [self.retrieve(a) for a in analyses]
         refined = self.refine(outputs, retrieved)
         return [
-            self._row(output, source, analysis, hits, refined.get(output.pk))
+            self._row(output, source, analysis, hits, refined)
             for output, (_, source), analysis, hits in zip(
                 outputs, streams, analyses, retrieved, strict=True
             )
@@ -166,24 +168,32 @@ class BatchAnalyser:
 
     def refine(
         self, outputs: Sequence[GeneratedOutput], retrieved: Sequence[list[dict]]
-    ) -> dict[int, str]:
-        """Regenerated answers of the outputs with gold answers whose sentences retrieved."""
+    ) -> dict[tuple[str, int], str]:
+        """(method, output pk) -> the answer regenerated from what that method's queries
+        retrieved, for outputs with gold answers whose sentences retrieved; one batched call
+        for both methods."""
         if not self.options.refine:
             return {}
         requests = []
         for output, sentences in zip(outputs, retrieved, strict=True):
             if not output.topic.gold_answers:
                 continue
-            keys = list(dict.fromkeys(h["passage"] for s in sentences for h in s["scaar"]))
-            if keys:
-                found = output.collection.passages.filter(pk__in=keys)
-                texts = dict(found.values_list("pk", "text"))
-                context = tuple(ContextPassage(str(k), texts[k]) for k in keys)
-                requests.append(AnswerRequest(str(output.pk), output.topic.request, context))
+            for method in METHODS:
+                keys = list(dict.fromkeys(h["passage"] for s in sentences for h in s[method]))
+                if keys:
+                    found = output.collection.passages.filter(pk__in=keys)
+                    texts = dict(found.values_list("pk", "text"))
+                    context = tuple(ContextPassage(str(k), texts[k]) for k in keys)
+                    key = f"{method}:{output.pk}"
+                    requests.append(AnswerRequest(key, output.topic.request, context))
         if not requests:
             return {}
         answers = generate_answers(requests, self.generator, greedy_answer_params())
-        return {int(a.request.key): a.generation.text for a in answers}
+        refined = {}
+        for answer in answers:
+            method, pk = answer.request.key.split(":")
+            refined[(method, int(pk))] = answer.generation.text
+        return refined
 
     def _row(
         self,
@@ -191,15 +201,24 @@ class BatchAnalyser:
         source: str,
         analysis: AnswerAnalysis,
         retrieved: list[dict],
-        refined: str | None,
+        refined_texts: dict[tuple[str, int], str],
     ) -> ScaarAnalysis:
         golds = [str(g) for g in output.topic.gold_answers]
         scored = self.options.refine and bool(golds)
+        refined = refined_texts.get(("scaar", output.pk))
+        flare_refined = refined_texts.get(("flare", output.pk))
         after_text = output.text if refined is None else refined
         detail = analysis.to_dict()
         for sentence, hits in zip(detail["sentences"], retrieved, strict=True):
             sentence["retrieved"] = hits["scaar"]
             sentence["flare_retrieved"] = hits["flare"]
+        if scored:
+            # FLARE's regeneration, scored like SCAAR's (no retrieval: the answer as it was).
+            flare_after = output.text if flare_refined is None else flare_refined
+            detail["flare"] = {
+                "refined_text": flare_refined or "",
+                "score_after": answer_score(flare_after, golds, SCORE_METRIC),
+            }
         return ScaarAnalysis(
             output=output,
             collection_id=output.collection_id,

@@ -16,7 +16,7 @@ from scaar.page import SystemSummary
 CSV_COLUMNS = [
     "output", "system", "topic", "generator", "embedder", "settings", "logprob_source",
     "n_sentences", "n_retrievals", "flare_retrievals", "score_metric", "score_before",
-    "score_after",
+    "score_after", "flare_score_after",
 ]  # fmt: skip
 
 
@@ -80,6 +80,8 @@ def answer_record(analysis: ScaarAnalysis, names: dict[int, str]) -> dict[str, A
         "score_before": analysis.score_before,
         "score_after": analysis.score_after,
         "refined_text": analysis.refined_text or None,
+        "flare_score_after": analysis.flare_score_after,
+        "flare_refined_text": analysis.flare_refined_text or None,
         "sentences": [_sentence(s, names) for s in analysis.detail.get("sentences", [])],
     }
 

@@ -66,3 +66,17 @@ class ScaarAnalysis(models.Model):
         if self.score_before is None or self.score_after is None:
             return None
         return self.score_after - self.score_before
+
+    @property
+    def flare_refined_text(self) -> str:
+        return (self.detail.get("flare") or {}).get("refined_text", "")
+
+    @property
+    def flare_score_after(self) -> float | None:
+        return (self.detail.get("flare") or {}).get("score_after")
+
+    @property
+    def flare_score_delta(self) -> float | None:
+        if self.score_before is None or self.flare_score_after is None:
+            return None
+        return self.flare_score_after - self.score_before

@@ -23,6 +23,8 @@ class SystemSummary:
     n_scored: int
     mean_delta: float | None
     s_eff: float | None
+    flare_mean_delta: float | None = None
+    flare_s_eff: float | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ def collection_summaries(collection: Collection) -> list[SystemSummary]:
     for (system, label), members in sorted(groups.items()):
         scored = [m for m in members if m.score_delta is not None]
         deltas = [m.score_delta for m in scored]
+        flare = [m for m in members if m.flare_score_delta is not None]
+        flare_deltas = [m.flare_score_delta for m in flare]
         summaries.append(
             SystemSummary(
                 system=system,
@@ -83,6 +87,8 @@ def collection_summaries(collection: Collection) -> list[SystemSummary]:
                 n_scored=len(scored),
                 mean_delta=sum(deltas) / len(deltas) if deltas else None,
                 s_eff=retrieval_efficiency(deltas, [m.n_retrievals for m in scored]),
+                flare_mean_delta=sum(flare_deltas) / len(flare_deltas) if flare_deltas else None,
+                flare_s_eff=retrieval_efficiency(flare_deltas, [m.flare_retrievals for m in flare]),
             )
         )
     return summaries

@@ -67,6 +67,9 @@ def test_job_analyses_a_qa_answer_and_a_report_and_fills_the_pages(
     assert row.score_metric == "f1" and row.score_before is not None
     assert row.score_after is not None
     assert bool(row.refined_text) == (row.n_retrievals > 0)
+    # FLARE's retrievals regenerate the same answer too, scored the same way.
+    assert row.flare_score_after is not None
+    assert bool(row.flare_refined_text) == (row.flare_retrievals > 0)
 
     demo_collection = Collection.objects.get(name="demo")
     report = GeneratedOutput.objects.get(collection=demo_collection, external_id=REPORT)
@@ -94,6 +97,10 @@ def test_job_analyses_a_qa_answer_and_a_report_and_fills_the_pages(
     assert [a["output"] for a in printed["answers"]] == [answer.external_id]
     assert printed["answers"][0]["n_retrievals"] == row.n_retrievals
     assert printed["summaries"][0]["n_answers"] == 1
+    assert printed["answers"][0]["flare_score_after"] == row.flare_score_after
+    if row.flare_retrievals:
+        expected = (row.flare_score_after - row.score_before) / row.flare_retrievals
+        assert printed["summaries"][0]["flare_s_eff"] == pytest.approx(expected)
 
     again = run_scaar_job(scaar_job(answer.collection), untouchable())
     assert again.state == Job.State.SUCCEEDED

@@ -6,9 +6,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from crux_app.models import Job
+from crux_app.models import GeneratedOutput, Job
 from scaar.analysis import ScaarModels
 from scaar.job import ScaarJobParams, run_scaar_job
+from scaar.models import ScaarAnalysis
+from scaar.page import collection_summaries
+from tests.crux_app.factories import make_collection, make_topic
 from tests.crux_app.job_collections import make_answer_collection
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +80,29 @@ def test_command_names_the_bad_option():
     out = StringIO()
     call_command("scaar", "--collection", data.collection.name, "--format", "csv", stdout=out)
     assert out.getvalue().startswith("output,system,topic,")
+
+
+def test_summary_gives_scaar_and_flare_their_own_s_eff():
+    collection = make_collection("eff")
+    topic = make_topic(collection)
+    rows = [
+        # (n_retrievals SCAAR, FLARE, F1 before, after SCAAR, after FLARE)
+        (1, 2, 0.2, 0.6, 0.4),
+        (1, 2, 0.5, 0.5, 0.1),
+    ]
+    for n, (nr, nf, before, after, flare_after) in enumerate(rows):
+        output = GeneratedOutput.objects.create(
+            collection=collection, topic=topic, external_id=f"a{n}", system="s", text="x",
+            kind=GeneratedOutput.Kind.ANSWER,
+        )  # fmt: skip
+        ScaarAnalysis.objects.create(
+            key=f"k{n}", output=output, collection=collection, topic=topic, generator="g",
+            embedder="e", logprob_source="stored", n_sentences=2, n_retrievals=nr,
+            flare_retrievals=nf, score_metric="f1", score_before=before, score_after=after,
+            detail={"sentences": [], "flare": {"refined_text": "y", "score_after": flare_after}},
+        )  # fmt: skip
+    (summary,) = collection_summaries(collection)
+    # SCAAR: mean delta (0.4 + 0) / 2 = 0.2 over mean N_R 1; FLARE: (0.2 - 0.4) / 2 = -0.1 over 2.
+    assert summary.mean_delta == pytest.approx(0.2) and summary.s_eff == pytest.approx(0.2)
+    assert summary.flare_mean_delta == pytest.approx(-0.1)
+    assert summary.flare_s_eff == pytest.approx(-0.05)
