@@ -35,6 +35,13 @@ def test_queues_each_method_once_with_parameters_its_job_accepts():
     # LLM-retEval first: SCAAR, queued last, then also analyses its RAG answers.
     assert [j.kind for j in jobs] == ["reteval", "dense", "seper", "scaar"]
     assert all(j.collection.name == "demo-qa" and j.state == Job.State.PENDING for j in jobs)
+    # SePer, the slowest on CPU, scores one question; the others the collection.
+    assert [j.topic.external_id if j.topic else None for j in jobs] == [
+        None,
+        None,
+        "demo-qa-1",
+        None,
+    ]
     for job in jobs:
         PARSERS[job.kind].from_params(job.params)  # the job's own validation
     assert "reteval: queued job" in text

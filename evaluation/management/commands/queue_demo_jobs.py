@@ -10,25 +10,27 @@ from django.db import transaction
 
 from crux_app.jobs.service import start_job
 from crux_app.management.commands.load_demo import DEMO_QA_COLLECTION
-from crux_app.models import Collection, Job, Run
+from crux_app.models import Collection, Job, Run, Topic
 from dense.job import DenseJobParams
 from evaluation.seper_job import SeperJobParams
 from reteval.job import RetEvalJobParams
 from scaar.job import ScaarJobParams
 
-# Small on purpose: the demo worker is one CPU process and these finish in about ten minutes.
+# Small on purpose: the demo worker is one CPU process and these finish in about ten minutes
+# (SePer, the slowest on CPU, scores one question).
 QUESTIONS = 3
 K = 3
 
 
-def demo_jobs(run: Run) -> list[tuple[str, dict]]:
-    """(kind, params) of each queued job, in queue order."""
+def demo_jobs(run: Run, first: Topic) -> list[tuple[str, dict, Topic | None]]:
+    """(kind, params, topic or None for the whole collection) of each job, in queue order."""
     reteval = RetEvalJobParams(run_id=run.pk, ks=(1, K), max_questions=QUESTIONS)
+    seper = SeperJobParams(run_id=run.pk, k=K, n_samples=5, batch_size=1)
     return [
-        ("reteval", reteval.as_params(run)),
-        ("dense", DenseJobParams(run_id=run.pk, k=K).as_params(run)),
-        ("seper", SeperJobParams(run_id=run.pk, k=K, n_samples=5).as_params(run)),
-        ("scaar", ScaarJobParams().as_params()),
+        ("reteval", reteval.as_params(run), None),
+        ("dense", DenseJobParams(run_id=run.pk, k=K).as_params(run), None),
+        ("seper", seper.as_params(run), first),
+        ("scaar", ScaarJobParams().as_params(), None),
     ]
 
 
@@ -50,11 +52,12 @@ class Command(BaseCommand):
         run = Run.objects.filter(collection=collection).order_by("name").first()
         if run is None:
             raise CommandError(f"collection {collection.name!r} has no run")
+        first = Topic.objects.filter(collection=collection).order_by("external_id").first()
         done = set(Job.objects.filter(collection=collection).values_list("kind", flat=True))
         with transaction.atomic():
-            for kind, params in demo_jobs(run):
+            for kind, params, topic in demo_jobs(run, first):
                 if kind in done:
                     self.stdout.write(f"{kind}: a job already exists on {collection.name!r}")
                     continue
-                job = start_job(kind, params, collection=collection)
+                job = start_job(kind, params, collection=collection, topic=topic)
                 self.stdout.write(f"{kind}: queued job #{job.pk}")
