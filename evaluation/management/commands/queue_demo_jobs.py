@@ -16,7 +16,7 @@ from evaluation.seper_job import SeperJobParams
 from reteval.job import RetEvalJobParams
 from scaar.job import ScaarJobParams
 
-# Small on purpose: the demo worker is one CPU process and these finish in about ten minutes
+# Small on purpose: the demo worker is one CPU process and these finish in about five minutes
 # (SePer, the slowest on CPU, scores one question).
 QUESTIONS = 3
 K = 3
