@@ -100,8 +100,10 @@ def test_passage_rating_with_the_keyboard_after_logging_in(
     expect(page.locator(ITEM)).to_be_visible()
     expect(page.locator(".ws-choice")).to_have_count(6)  # CRUX's rubric, 5 down to 0
     expect(page.locator(".ws-choices")).to_contain_text("highly relevant, complete, and accurate")
-    # A span selected in the passage becomes the rationale (offsets in the shown text).
-    select_text(page, 8, 17)
+    # A span selected in the passage becomes the rationale (offsets in the shown text). Wait
+    # for the workspace script to run first (it sets data-prefetch): a selection made before
+    # its listeners exist is never seen.
+    select_text(settled(page), 8, 17)
     expect(page.locator('.ws-span[data-for="rationale"]')).to_have_text("0 of duc-")
     page.keyboard.press("Enter")  # no rating yet: a hint, nothing sent
     expect(page.locator(".ws-hint")).to_contain_text("Choose a rating")
