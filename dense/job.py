@@ -19,6 +19,7 @@ from crux_app.jobs.scope import required_job_run
 from crux_app.models import Job, Run, Topic
 from dense.models import DenseResult, dense_key
 from evaluation.backends.base import Embedder, Generator, NLIModel
+from evaluation.backends.lazy_model import LazyModel
 from evaluation.methods.dense import DEFAULT_THRESHOLD
 from evaluation.methods.dense_engine import DenseEngine, DenseSettings
 from evaluation.methods.dense_pipeline import (
@@ -170,13 +171,9 @@ class DenseTopicBatch:
     def _loaded(self) -> tuple[DenseEngine, Embedder | None]:
         # Loaded on first need: a re-run with every row stored never touches a model.
         if self._engine is None:
-            generator, nli = self.models.load_generator(), self.models.load_nli()
-            for kind, loaded, expected in (
-                ("generator", generator.model_id, self.models.generator_id),
-                ("NLI model", nli.model_id, self.models.nli_id),
-            ):
-                if loaded != expected:
-                    raise ValueError(f"loaded {kind} {loaded!r} is not the job's {expected!r}")
+            m = self.models
+            generator = LazyModel("generator", m.generator_id, m.load_generator).get()
+            nli = LazyModel("NLI model", m.nli_id, m.load_nli).get()
             # One engine (and cache) for the whole job: later batches reuse cached calls.
             self._engine = DenseEngine(generator, nli, self.config.engine_settings())
             if self.config.refine or self.config.chunking:

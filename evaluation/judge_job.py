@@ -20,6 +20,7 @@ from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import job_run
 from crux_app.models import GeneratedOutput, Job, Judge, Judgment, Passage, Run, SubQuestion
 from evaluation.backends.base import Generator
+from evaluation.backends.lazy_model import LazyModel
 from evaluation.judge_scope import (
     RUN,
     SCOPES,
@@ -140,21 +141,12 @@ class ItemRater:
         self.prompt = prompt
         self.outputs = outputs
         self.task = Judgment.Task.REPORT_COVERAGE if outputs else Judgment.Task.PASSAGE_RATING
-        self._model = model
-        self._generator: Generator | None = None
+        # Loaded on first need: a job with nothing missing never touches a model.
+        self._generator = LazyModel("judge", model.model_id, model.load)
 
     @property
     def generator(self) -> Generator:
-        # Loaded on first need: a job with nothing missing never touches a model.
-        if self._generator is None:
-            generator = self._model.load()
-            if generator.model_id != self._model.model_id:
-                raise ValueError(
-                    f"loaded judge model {generator.model_id!r} is not the job's judge "
-                    f"{self._model.model_id!r}"
-                )
-            self._generator = generator
-        return self._generator
+        return self._generator.get()
 
     def judge_batch(self, keys: Sequence[ItemKey]) -> dict[str, int]:
         # Another worker may have run this batch meanwhile (a task redelivered while the first

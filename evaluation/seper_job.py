@@ -23,6 +23,7 @@ from crux_app.jobs.scope import job_run
 from crux_app.models import Job, Run, Topic
 from evaluation.answer_equivalence_store import store_output_decisions
 from evaluation.backends.base import Generator, NLIModel
+from evaluation.backends.lazy_model import LazyModel
 from evaluation.models import SeperScore, seper_key
 from evaluation.seper_sampling import SamplingParams, generation_to_dict, restore_cache
 from evaluation.seper_units import (
@@ -124,27 +125,15 @@ class TopicScorer:
         self.sampling = config.sampling()
         self.params = asdict(self.sampling)
         self.models = models
-        self._generator: Generator | None = None
-        self._nli: NLIModel | None = None
+        # Loaded on first need: a re-run with every row stored never touches a model.
+        self._generator = LazyModel("generator", models.generator_id, models.load_generator)
+        self._nli = LazyModel("NLI model", models.nli_id, models.load_nli)
 
     def _loaded(self) -> tuple[Generator, NLIModel]:
-        # Loaded on first need: a re-run with every row stored never touches a model.
-        if self._generator is None or self._nli is None:
-            generator, nli = self.models.load_generator(), self.models.load_nli()
-            if generator.model_id != self.models.generator_id:
-                raise ValueError(
-                    f"loaded generator {generator.model_id!r} is not the job's generator "
-                    f"{self.models.generator_id!r}"
-                )
-            if nli.model_id != self.models.nli_id:
-                raise ValueError(
-                    f"loaded NLI model {nli.model_id!r} is not the job's {self.models.nli_id!r}"
-                )
-            self._generator, self._nli = generator, nli
-        return self._generator, self._nli
+        return self._generator.get(), self._nli.get()
 
     def _loaded_nli(self) -> NLIModel:
-        return self._loaded()[1]
+        return self._nli.get()
 
     def key(self, unit: ScoringUnit, ctx: PlannedContext) -> str:
         return seper_key(

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from crux_app.models import GeneratedOutput
 from evaluation.backends.base import GenerationParams, Generator
+from evaluation.backends.lazy_model import LazyModel
 from evaluation.methods.reteval_prompts import (
     JUDGE_MAX_NEW_TOKENS,
     PROMPT_VERSION,
@@ -46,19 +47,11 @@ class Comparer:
 
     def __init__(self, judge_id: str, load_judge: Callable[[], Generator]) -> None:
         self.judge_id = judge_id
-        self._load_judge = load_judge
-        self._judge: Generator | None = None
+        self._judge = LazyModel("judge", judge_id, load_judge)
 
     @property
     def judge(self) -> Generator:
-        if self._judge is None:
-            judge = self._load_judge()
-            if judge.model_id != self.judge_id:
-                raise ValueError(
-                    f"loaded judge {judge.model_id!r} is not the job's judge {self.judge_id!r}"
-                )
-            self._judge = judge
-        return self._judge
+        return self._judge.get()
 
     def stored(self, rag_ids: Sequence[int]) -> dict[tuple[int, int], Comparison]:
         rows = Comparison.objects.filter(

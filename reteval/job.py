@@ -19,6 +19,7 @@ from crux_app.jobs.scope import required_job_run
 from crux_app.models import Job, Run, RunEntry, Topic
 from evaluation.answer_job import AnswerJobParams, TopicAnswerer
 from evaluation.backends.base import Generator
+from evaluation.backends.lazy_model import LazyModel
 from evaluation.generation import answer_external_id
 from evaluation.methods.reteval_prompts import build_reteval_answer_prompt
 from reteval.comparisons import Comparer, Pair, comparable
@@ -146,21 +147,13 @@ class RetEvalBatch:
         self.run = run
         self.config = config
         self.models = models
-        self._generator: Generator | None = None
+        # Loaded on first need: a re-run with every answer stored never touches a model.
+        self._generator = LazyModel("generator", models.generator_id, models.load_generator)
         self.semi_gold = SemiGoldAnswerer(config.semi_gold(), self.generator, job.pk)
         self.comparer = Comparer(models.judge_id, models.load_judge)
 
     def generator(self) -> Generator:
-        # Loaded on first need: a re-run with every answer stored never touches a model.
-        if self._generator is None:
-            generator = self.models.load_generator()
-            if generator.model_id != self.models.generator_id:
-                raise ValueError(
-                    f"loaded generator {generator.model_id!r} is not the job's generator "
-                    f"{self.models.generator_id!r}"
-                )
-            self._generator = generator
-        return self._generator
+        return self._generator.get()
 
     def answerer(self, k: int) -> TopicAnswerer:
         params = AnswerJobParams(

@@ -20,6 +20,7 @@ import numpy as np
 
 from crux_app.models import GeneratedOutput
 from evaluation.backends.base import Embedder, Generation, Generator
+from evaluation.backends.lazy_model import LazyModel
 from evaluation.generation import (
     AnswerRequest,
     ContextPassage,
@@ -82,20 +83,12 @@ class BatchAnalyser:
         self.models = models
         self.options = options
         self.index = index
-        self._generator: Generator | None = None
+        self._generator = LazyModel("generator", models.generator_id, models.load_generator)
         self._embedder: Embedder | None = None
 
     @property
     def generator(self) -> Generator:
-        if self._generator is None:
-            generator = self.models.load_generator()
-            if generator.model_id != self.models.generator_id:
-                raise ValueError(
-                    f"loaded generator {generator.model_id!r} is not the job's generator "
-                    f"{self.models.generator_id!r}"
-                )
-            self._generator = generator
-        return self._generator
+        return self._generator.get()
 
     @property
     def embedder(self) -> Embedder:

@@ -130,7 +130,6 @@ def test_a_loaded_model_that_is_not_the_jobs_model_fails_the_batch_and_stores_no
     models = dataclasses.replace(counting.models(), nli_id="other/nli")
     job = run_seper_job(seper_job(data), models)
     assert job.state == Job.State.FAILED
-    assert (
-        "loaded NLI model 'test/word-nli' is not the job's 'other/nli'" in job.errors[0]["message"]
-    )
+    message = job.errors[0]["message"]
+    assert "loaded NLI model 'test/word-nli' is not the job's NLI model 'other/nli'" in message
     assert not SeperScore.objects.exists()
