@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from crux_app.dataio.import_qa import GOLD_SOURCE as QA_GOLD_SOURCE
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -51,7 +52,6 @@ CRUX = "crux"
 MODES = {EVERY: "Every item", SAMPLE: "A random sample", CRUX: "CRUX protocol (passage rating)"}
 
 SEMI_GOLD_PREFIX = "semi-gold"
-QA_GOLD_SOURCE = "qa_gold"
 DEFAULT_RETRIEVED_K = 5
 
 

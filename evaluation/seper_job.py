@@ -151,12 +151,12 @@ class TopicScorer:
     def score_topics(self, topic_ids: Sequence[int]) -> dict[str, int]:
         topics = list(Topic.objects.filter(pk__in=topic_ids).order_by("external_id"))
         units = units_for_topics(topics)
-        plans = {t.pk: plan_contexts(t, self.run, self.config.k) for t in topics}
-        keys = {(u.ident, c.label): self.key(u, c) for u in units for c in plans[u.topic.pk]}
+        plans = {u.ident: plan_contexts(u, self.run, self.config.k) for u in units}
+        keys = {(u.ident, c.label): self.key(u, c) for u in units for c in plans[u.ident]}
         # Another worker may have scored some meanwhile (a redelivered task): not again.
         stored = set(SeperScore.objects.filter(key__in=keys.values()).values_list("key", flat=True))
         missing = {ident_label for ident_label, key in keys.items() if key not in stored}
-        todo = [u for u in units if any((u.ident, c.label) in missing for c in plans[u.topic.pk])]
+        todo = [u for u in units if any((u.ident, c.label) in missing for c in plans[u.ident])]
         if todo:
             self._score_and_store(todo, plans, keys, missing)
         decided = store_output_decisions(
@@ -171,7 +171,7 @@ class TopicScorer:
     def _score_and_store(
         self,
         units: Sequence[ScoringUnit],
-        plans: Mapping[int, list[PlannedContext]],
+        plans: Mapping[tuple[int, int | None], list[PlannedContext]],
         keys: Mapping[tuple[tuple[int, int | None], str], str],
         missing: set[tuple[tuple[int, int | None], str]],
     ) -> None:
@@ -187,7 +187,7 @@ class TopicScorer:
                 golds=u.golds,
                 contexts=tuple(
                     SeperContext(c.label, c.text)
-                    for c in plans[u.topic.pk]
+                    for c in plans[u.ident]
                     if c.label != BASELINE_KEY and (u.ident, c.label) in missing
                 ),
             )
@@ -198,7 +198,7 @@ class TopicScorer:
         for unit, result in zip(units, batch.results, strict=True):
             by_label = {c.key: c for c in result.contexts}
             by_label[BASELINE_KEY] = result.baseline
-            for ctx in plans[unit.topic.pk]:
+            for ctx in plans[unit.ident]:
                 if (unit.ident, ctx.label) in missing:
                     key = keys[(unit.ident, ctx.label)]
                     rows.append(self._row(unit, ctx, key, by_label[ctx.label], batch))

@@ -7,6 +7,10 @@ its own, the references serving as gold answers. References are the sub-question
 ``reference_answers`` and the supporting spans people highlighted for it: the rationale of a
 human report-coverage judgment that found it answered (CRUX platform ``qlabels`` imported by
 ``import_crux_labeling``, and campaign task-1 labels mirrored as judgments).
+
+The oracle context of a QA topic is its gold passages (``qa_gold`` qrels); that of a
+sub-question is the passages people rated as answering it (a human passage rating >= the
+CRUX threshold), best rated first.
 """
 
 from __future__ import annotations
@@ -14,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from crux_app.dataio.import_qa import GOLD_SOURCE
 from crux_app.models import Judge, Judgment, PassageQrel, Run, SubQuestion, Topic
 from evaluation.models import SeperScore
 from evaluation.services.seper_scoring import join_passages
 
-GOLD_SOURCE = "qa_gold"
 BASELINE_KEY = "none"  # the label of the no-context result in a plan
+ANSWERS_AT = 3  # a human passage rating at or above this answers the sub-question (CRUX tau)
+MAX_ORACLE_PASSAGES = 5  # a sub-question's oracle context stays a prompt-sized context
 
 
 @dataclass(frozen=True)
@@ -110,8 +116,29 @@ def scorable_topic_ids(topics) -> list[int]:
     return [pk for pk in topics.order_by("external_id").values_list("pk", flat=True) if pk in keep]
 
 
-def plan_contexts(topic: Topic, run: Run | None, k: int) -> list[PlannedContext]:
-    """The baseline, the run's top-k passages alone and together, and the gold passages."""
+def oracle_texts(unit: ScoringUnit) -> list[str]:
+    """The unit's oracle passages' texts: gold passages, or passages people rated answering."""
+    if unit.subquestion is None:
+        gold = PassageQrel.objects.filter(topic=unit.topic, source=GOLD_SOURCE, grade__gt=0)
+        return [q.passage.text for q in gold.select_related("passage").order_by("passage_id")]
+    rated = (
+        Judgment.objects.filter(
+            subquestion=unit.subquestion,
+            task=Judgment.Task.PASSAGE_RATING,
+            judge__kind=Judge.Kind.HUMAN,
+            rating__gte=ANSWERS_AT,
+            passage__has_text=True,
+        )
+        .order_by("-rating", "passage_id")
+        .values_list("passage_id", "passage__text")
+    )
+    texts = dict(rated)  # one entry per passage (its best rating comes first)
+    return list(texts.values())[:MAX_ORACLE_PASSAGES]
+
+
+def plan_contexts(unit: ScoringUnit, run: Run | None, k: int) -> list[PlannedContext]:
+    """The baseline, the run's top-k passages alone and together, and the oracle passages."""
+    topic = unit.topic
     planned = [PlannedContext(BASELINE_KEY, SeperScore.ContextKind.NONE, "")]
     if run is not None:
         entries = (
@@ -130,10 +157,7 @@ def plan_contexts(topic: Topic, run: Run | None, k: int) -> list[PlannedContext]
             planned.append(
                 PlannedContext("run", SeperScore.ContextKind.RUN, text, run_id=run.pk, k=k)
             )
-    gold = PassageQrel.objects.filter(topic=topic, source=GOLD_SOURCE, grade__gt=0)
-    gold_texts = [q.passage.text for q in gold.select_related("passage").order_by("passage_id")]
-    if join_passages(gold_texts):
-        planned.append(
-            PlannedContext("oracle", SeperScore.ContextKind.ORACLE, join_passages(gold_texts))
-        )
+    oracle = join_passages(oracle_texts(unit))
+    if oracle:
+        planned.append(PlannedContext("oracle", SeperScore.ContextKind.ORACLE, oracle))
     return planned

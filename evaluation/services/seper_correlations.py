@@ -19,10 +19,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
+from crux_app.dataio.import_qa import GOLD_SOURCE
 from crux_app.models import Collection, PassageQrel
 from evaluation.methods.pearson_correlation import Correlation, pearson
 from evaluation.models import SeperScore
-from evaluation.seper_units import GOLD_SOURCE
 from evaluation.services.evaluate import EvaluationParams, evaluate
 
 DELTAS = (("delta_s", "ΔSePer_S"), ("delta_h", "ΔSePer_H"))

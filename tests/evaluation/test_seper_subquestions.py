@@ -13,7 +13,7 @@ from evaluation.models import (
     equivalence_key,
 )
 from evaluation.seper_job import KIND, SeperModels, run_seper_job
-from evaluation.seper_units import subquestion_references
+from evaluation.seper_units import oracle_texts, subquestion_references, units_for_topics
 from tests.crux_app.factories import (
     make_collection,
     make_judge,
@@ -55,7 +55,17 @@ def long_form():
         )
     sq2.reference_answers = ["1813"]
     sq2.save(update_fields=["reference_answers"])
-    return collection, topic, (sq0, sq1, sq2), run
+    # People rated passage 1 as answering sub-question 0 (4 >= 3) and passage 0 as not (2).
+    for passage, rating in ((passages[1], 4), (passages[0], 2)):
+        Judgment.objects.create(
+            judge=human,
+            topic=topic,
+            subquestion=sq0,
+            passage=passage,
+            task=Judgment.Task.PASSAGE_RATING,
+            rating=rating,
+        )
+    return collection, topic, (sq0, sq1, sq2), run, passages
 
 
 def _models() -> SeperModels:
@@ -69,12 +79,12 @@ def _job(collection, run):
 
 
 def test_references_are_spans_of_answered_positions_and_stored_answers(long_form):
-    _, topic, (sq0, sq1, sq2), _ = long_form
+    _, topic, (sq0, sq1, sq2), _, _ = long_form
     assert subquestion_references([topic.pk]) == {sq0.pk: ["Jane Austen"], sq2.pk: ["1813"]}
 
 
 def test_the_job_scores_each_subquestion_with_references(long_form):
-    collection, topic, (sq0, sq1, sq2), run = long_form
+    collection, topic, (sq0, sq1, sq2), run, _ = long_form
     job = run_seper_job(_job(collection, run), _models())
     assert job.state == "succeeded", job.errors
     rows = SeperScore.objects.filter(topic=topic)
@@ -85,6 +95,11 @@ def test_the_job_scores_each_subquestion_with_references(long_form):
     assert baseline.seper_h == pytest.approx(1 / (1 + 2.718281828**-0.4), rel=1e-6)
     assert rows.get(subquestion=sq2, context_kind="none").seper_h == pytest.approx(1.0)
     assert rows.filter(subquestion=sq0, context_kind="run", k=1).exists()
+    # The oracle of a sub-question: the passages people rated as answering it.
+    oracle = rows.get(subquestion=sq0, context_kind="oracle")
+    assert oracle_texts(units_for_topics([topic])[0]) == [long_form[4][1].text]
+    assert not rows.filter(subquestion=sq2, context_kind="oracle").exists()
+    assert oracle.delta_s is not None
     # A re-run stores nothing new.
     count = rows.count()
     run_seper_job(_job(collection, run), _models())
@@ -94,7 +109,7 @@ def test_the_job_scores_each_subquestion_with_references(long_form):
 def test_the_page_shows_each_subquestion_and_labels_its_responses(
     long_form, researcher_client, researcher
 ):
-    collection, topic, (sq0, _, _), run = long_form
+    collection, topic, (sq0, _, _), run, _ = long_form
     run_seper_job(_job(collection, run), _models())
     page = researcher_client.get(reverse("topic-seper", args=[collection.pk, topic.pk]))
     html = page.content.decode()
