@@ -131,9 +131,16 @@ def main() -> None:
     report("  N_R SCAAR per answer", sum(r.n_retrievals for r in rows) / len(rows), "")
     report("  N_R FLARE per answer", sum(r.flare_retrievals for r in rows) / len(rows), "")
     report("  mean F1 before", sum(r.score_before for r in rows) / len(rows), "")
-    report("  mean F1 after", sum(r.score_after for r in rows) / len(rows), "")
+    report("  mean F1 after (SCAAR retrievals)", sum(r.score_after for r in rows) / len(rows), "")
+    report(
+        "  mean F1 after (FLARE retrievals)", sum(r.flare_score_after for r in rows) / len(rows), ""
+    )
     s_eff = retrieval_efficiency([r.score_delta for r in rows], [r.n_retrievals for r in rows])
-    report("  S_eff (mean dF1 / mean N_R)", float("nan") if s_eff is None else s_eff, "")
+    report("  S_eff SCAAR (mean dF1 / mean N_R)", float("nan") if s_eff is None else s_eff, "")
+    flare = retrieval_efficiency(
+        [r.flare_score_delta for r in rows], [r.flare_retrievals for r in rows]
+    )
+    report("  S_eff FLARE", float("nan") if flare is None else flare, "")
 
 
 if __name__ == "__main__":

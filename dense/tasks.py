@@ -5,7 +5,7 @@ from django.conf import settings
 
 from crux_app.models import Job
 from dense.job import DenseModels, run_dense_job
-from evaluation.backends.embedded import EMBEDDED_EMBEDDER_ID
+from evaluation.backends.model_loading import embedder_id
 from evaluation.backends.registry import get_embedder
 from evaluation.tasks import seper_models
 
@@ -17,7 +17,7 @@ def dense_models() -> DenseModels:
     return DenseModels(
         generator_id=base.generator_id,
         nli_id=base.nli_id,
-        embedder_id=settings.EMBED_MODEL or EMBEDDED_EMBEDDER_ID,
+        embedder_id=embedder_id(settings.EMBED_MODEL),
         load_generator=base.load_generator,
         load_nli=base.load_nli,
         load_embedder=get_embedder,

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evaluation.backends.base import Generation, GenerationParams, Generator
+from evaluation.backends.checked_generation import first_samples
 
 ANSWER_INSTRUCTION = "Answer the following question as briefly as possible."
 CLOSED_BOOK = "closed-book"
@@ -77,17 +78,8 @@ def generate_answers(
     if not requests:
         return []
     prompts = [build_prompt(r.question, [p.text for p in r.context]) for r in requests]
-    samples = generator.generate(prompts, params)
-    if len(samples) != len(prompts):
-        raise ValueError(
-            f"generator {generator.model_id!r} returned {len(samples)} results "
-            f"for {len(prompts)} prompts"
-        )
+    generations = first_samples(generator, prompts, params)
     answers = []
-    for request, prompt, generations in zip(requests, prompts, samples, strict=True):
-        if not generations:
-            raise ValueError(
-                f"generator {generator.model_id!r} returned no sample for {request.key!r}"
-            )
-        answers.append(Answer(request=request, prompt=prompt, generation=generations[0]))
+    for request, prompt, generation in zip(requests, prompts, generations, strict=True):
+        answers.append(Answer(request=request, prompt=prompt, generation=generation))
     return answers

@@ -13,6 +13,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from evaluation.backends.base import GenerationParams, Generator
+from evaluation.backends.checked_generation import first_samples
 from evaluation.methods.judge_prompts import JUDGE_MAX_NEW_TOKENS, RubricPrompt, parse_rating
 
 
@@ -63,16 +64,9 @@ def rate_items(
     if not items:
         return []
     prompts = build_judge_prompts(items, prompt)
-    samples = generator.generate(prompts, params or judge_params())
-    if len(samples) != len(prompts):
-        raise ValueError(
-            f"judge {generator.model_id!r} returned {len(samples)} results "
-            f"for {len(prompts)} prompts"
-        )
+    outputs = first_samples(generator, prompts, params or judge_params(), role="judge")
     rated = []
-    for item, text, generations in zip(items, prompts, samples, strict=True):
-        if not generations:
-            raise ValueError(f"judge {generator.model_id!r} returned no sample for {item.key!r}")
-        raw = generations[0].text
+    for item, text, output in zip(items, prompts, outputs, strict=True):
+        raw = output.text
         rated.append(RatedItem(item=item, prompt=text, raw_output=raw, rating=parse_rating(raw)))
     return rated

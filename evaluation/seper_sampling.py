@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from evaluation.backends.base import Generation, GenerationParams, Generator
+from evaluation.backends.checked_generation import generate_checked
 
 INSTRUCTION = "Answer the following question as briefly as possible.\n"
 STOP = ("\n",)
@@ -154,12 +155,9 @@ def sample_prompts(
     missing = [k for k in keys if k not in cache]
     started = time.perf_counter()
     if missing:
-        rows = generator.generate([k.prompt for k in missing], params.generation_params())
-        if len(rows) != len(missing):
-            raise RuntimeError(f"generator returned {len(rows)} rows for {len(missing)} prompts")
+        prompts = [k.prompt for k in missing]
+        rows = generate_checked(generator, prompts, params.generation_params())
         for key, row in zip(missing, rows, strict=True):
-            if len(row) != params.n_samples:
-                raise RuntimeError(f"generator returned {len(row)} of {params.n_samples} samples")
             cache[key] = list(row)
     seconds = time.perf_counter() - started if missing else 0.0
     return SamplingOutcome(

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from crux_app.models import GeneratedOutput
 from evaluation.backends.base import GenerationParams, Generator
+from evaluation.backends.checked_generation import first_samples
 from evaluation.backends.lazy_model import LazyModel
 from evaluation.methods.reteval_prompts import (
     JUDGE_MAX_NEW_TOKENS,
@@ -66,17 +67,10 @@ class Comparer:
         if not todo:
             return 0
         prompts = [build_compare_prompt(p.question, [p.reference.text], p.rag.text) for p in todo]
-        samples = self.judge.generate(prompts, judge_params())
-        if len(samples) != len(prompts):
-            raise ValueError(
-                f"judge {self.judge_id!r} returned {len(samples)} results "
-                f"for {len(prompts)} prompts"
-            )
+        outputs = first_samples(self.judge, prompts, judge_params(), role="judge")
         rows = []
-        for pair, prompt, generations in zip(todo, prompts, samples, strict=True):
-            if not generations:
-                raise ValueError(f"judge {self.judge_id!r} returned no sample for a comparison")
-            raw = generations[0].text
+        for pair, prompt, output in zip(todo, prompts, outputs, strict=True):
+            raw = output.text
             rows.append(
                 Comparison(
                     rag_output=pair.rag,

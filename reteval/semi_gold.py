@@ -15,6 +15,7 @@ from django.db import transaction
 from annotation.selection import QA_GOLD_SOURCE, SEMI_GOLD_PREFIX
 from crux_app.models import GeneratedOutput, OutputContext, Passage, PassageQrel, Topic
 from evaluation.backends.base import GenerationParams, Generator
+from evaluation.backends.checked_generation import generate_checked
 from evaluation.methods.reteval_prompts import build_reteval_answer_prompt
 
 SEMI_GOLD_SYSTEM = SEMI_GOLD_PREFIX
@@ -106,19 +107,9 @@ class SemiGoldAnswerer:
             build_reteval_answer_prompt(t.request, [p.text for p in usable(gold[t.pk])])
             for t in topics
         ]
-        samples = generator.generate(prompts, self.settings.params())
-        if len(samples) != len(prompts):
-            raise ValueError(
-                f"generator {generator.model_id!r} returned {len(samples)} results "
-                f"for {len(prompts)} prompts"
-            )
+        samples = generate_checked(generator, prompts, self.settings.params())
         with transaction.atomic():
             for topic, generations in zip(topics, samples, strict=True):
-                if len(generations) != self.settings.n_samples:
-                    raise ValueError(
-                        f"generator {generator.model_id!r} returned {len(generations)} samples "
-                        f"for topic {topic.external_id!r}, expected {self.settings.n_samples}"
-                    )
                 for index, generation in enumerate(generations, start=1):
                     key = keys[(topic.pk, index)]
                     if key in stored:

@@ -4,8 +4,7 @@ from celery import shared_task
 from django.conf import settings
 
 from crux_app.models import Job
-from evaluation.backends.embedded import EMBEDDED_EMBEDDER_ID
-from evaluation.backends.model_loading import generator_id
+from evaluation.backends.model_loading import embedder_id, generator_id
 from evaluation.backends.registry import get_embedder, get_generator
 from scaar.analysis import ScaarModels
 from scaar.job import run_scaar_job
@@ -16,7 +15,7 @@ def scaar_models() -> ScaarModels:
     job with every row stored loads nothing."""
     return ScaarModels(
         generator_id=generator_id(settings.GENERATOR_MODEL),
-        embedder_id=settings.EMBED_MODEL or EMBEDDED_EMBEDDER_ID,
+        embedder_id=embedder_id(settings.EMBED_MODEL),
         load_generator=get_generator,
         load_embedder=get_embedder,
     )

@@ -71,10 +71,14 @@ def build_nli(
     return LLMPromptNLI(get_generator(llm_id or None))
 
 
+def embedder_id(model_id: str) -> str:
+    """The id results are recorded under (the embedded default has a fixed name)."""
+    return model_id or EMBEDDED_EMBEDDER_ID
+
+
 def build_embedder(model_id: str, device: torch.device) -> SentenceEmbedder:
     source = model_id or minilm_dir()
-    name = model_id or EMBEDDED_EMBEDDER_ID
-    return SentenceEmbedder.load(source, name, device, dtype_for(device))
+    return SentenceEmbedder.load(source, embedder_id(model_id), device, dtype_for(device))
 
 
 class TokenizerCounter:

@@ -18,6 +18,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from evaluation.backends.base import NLI_LABELS, GenerationParams, Generator, NLIModel
+from evaluation.backends.checked_generation import first_samples
 from evaluation.methods.dense import (
     DEFAULT_THRESHOLD,
     certain_chunks,
@@ -156,18 +157,11 @@ class DenseEngine:
             params = GenerationParams(
                 max_new_tokens=max_new_tokens, temperature=0.0, num_samples=1, stop=stop
             )
-            results = self.generator.generate(missing, params)
-            if len(results) != len(missing):
-                raise ValueError(
-                    f"generator {self.generator.model_id!r} returned {len(results)} results "
-                    f"for {len(missing)} prompts"
-                )
+            outputs = first_samples(self.generator, missing, params)
             self.counts.generate_calls += 1
             self.counts.generated_prompts += len(missing)
-            for prompt, generations in zip(missing, results, strict=True):
-                if not generations:
-                    raise ValueError(f"generator {self.generator.model_id!r} returned no sample")
-                self.cache.texts[prompt] = generations[0].text.strip()
+            for prompt, output in zip(missing, outputs, strict=True):
+                self.cache.texts[prompt] = output.text.strip()
         return [self.cache.texts[p] for p in prompts]
 
     def rephrase(self, chunks: Sequence[str]) -> list[str]:
