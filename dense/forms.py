@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 
-from crux_app.jobs.service import start_job
-from crux_app.models import Collection, Job, Run, Topic
+from crux_app.jobs.forms import CollectionJobForm
+from crux_app.models import Run, Topic
 from dense.job import DEFAULT_BATCH_SIZE, DEFAULT_K, DEFAULT_MAX_STEPS, KIND, DenseJobParams
 from dense.labels import record_label
 from dense.models import DenseLabel, DenseResult
 from evaluation.methods.dense import DEFAULT_THRESHOLD
 
 
-class DenseJobForm(forms.Form):
+class DenseJobForm(CollectionJobForm):
+    job_kind = KIND
+
     run = forms.ModelChoiceField(queryset=Run.objects.none(), empty_label=None)
     k = forms.IntegerField(min_value=1, max_value=20, initial=DEFAULT_K, label="Top k")
     threshold = forms.FloatField(
@@ -31,11 +35,6 @@ class DenseJobForm(forms.Form):
     pool = forms.IntegerField(
         min_value=1, max_value=100, initial=20, label="Refinement pool (ranked passages)"
     )
-
-    def __init__(self, *args, collection: Collection, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.collection = collection
-        self.fields["run"].queryset = Run.objects.filter(collection=collection).order_by("name")
 
     def clean(self) -> dict:
         data = super().clean()
@@ -56,10 +55,8 @@ class DenseJobForm(forms.Form):
             batch_size=DEFAULT_BATCH_SIZE,
         )
 
-    def start(self, user: AbstractBaseUser) -> Job:
-        """Start the job (call after is_valid()); its task is sent once the row is committed."""
-        params = self.params().as_params(self.cleaned_data["run"])
-        return start_job(KIND, params, collection=self.collection, user=user)
+    def job_params(self) -> dict[str, Any]:
+        return self.params().as_params(self.cleaned_data["run"])
 
 
 class DenseLabelForm(forms.Form):

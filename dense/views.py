@@ -10,7 +10,6 @@ from django.views import View
 from crux_app.models import Collection, Run, Topic
 from crux_app.roles import ResearcherRequiredMixin
 from dense.forms import DenseJobForm, DenseLabelForm
-from dense.job import KIND
 from dense.models import DenseResult
 from dense.services.collection_summary import accuracy_figure, collection_summary, dse_histogram
 from dense.services.question_page import question_page
@@ -21,7 +20,6 @@ from evaluation.views.job_start import JobStartView
 class DenseStartView(JobStartView):
     template = "dense/start.html"
     form_class = DenseJobForm
-    job_kind = KIND
     started_message = "only questions not evaluated yet with these settings are evaluated."
 
 

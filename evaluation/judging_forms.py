@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 
-from crux_app.jobs.service import start_job
-from crux_app.models import Collection, Job, Run, Topic
+from crux_app.jobs.forms import CollectionJobForm
+from crux_app.models import Collection, Run, Topic
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 from evaluation.judge_job import DEFAULT_BATCH_SIZE, DEFAULT_K, KIND, JudgeJobParams
 from evaluation.judge_scope import RUN, SCOPES
@@ -19,7 +20,9 @@ def configured_judge_model() -> str:
     return settings.JUDGE_MODEL or settings.GENERATOR_MODEL or EMBEDDED_GENERATOR_ID
 
 
-class JudgeJobForm(forms.Form):
+class JudgeJobForm(CollectionJobForm):
+    job_kind = KIND
+
     """Every field but the scope has a default, so a one-click button posts only what differs."""
 
     scope = forms.ChoiceField(choices=list(SCOPES.items()), initial="collection")
@@ -50,9 +53,7 @@ class JudgeJobForm(forms.Form):
     )  # fmt: skip
 
     def __init__(self, *args, collection: Collection, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.collection = collection
-        self.fields["run"].queryset = Run.objects.filter(collection=collection).order_by("name")
+        super().__init__(*args, collection=collection, **kwargs)
         self.fields["topic"].queryset = Topic.objects.filter(collection=collection).order_by(
             "external_id"
         )
@@ -76,14 +77,9 @@ class JudgeJobForm(forms.Form):
             batch_size=data.get("batch_size") or DEFAULT_BATCH_SIZE,
         )
 
-    def start(self, user: AbstractBaseUser) -> Job:
-        """Start the job (call after is_valid()); its task is sent once the row is committed."""
+    def job_params(self) -> dict[str, Any]:
         data = self.cleaned_data
-        run = data.get("run") if data["scope"] == RUN else None
-        return start_job(
-            KIND,
-            self.params().as_params(run),
-            collection=self.collection,
-            topic=data.get("topic"),
-            user=user,
-        )
+        return self.params().as_params(data.get("run") if data["scope"] == RUN else None)
+
+    def job_topic(self) -> Topic | None:
+        return self.cleaned_data.get("topic")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from typing import Any
 
-from crux_app.jobs.service import start_job
-from crux_app.models import Collection, Job, Run
+from django import forms
+
+from crux_app.jobs.forms import CollectionJobForm
+from crux_app.models import Run
 from evaluation.seper_job import DEFAULT_BATCH_SIZE, DEFAULT_K, DEFAULT_N, KIND, SeperJobParams
 
 
-class SeperJobForm(forms.Form):
+class SeperJobForm(CollectionJobForm):
+    job_kind = KIND
+
     run = forms.ModelChoiceField(
         queryset=Run.objects.none(),
         required=False,
@@ -22,11 +25,6 @@ class SeperJobForm(forms.Form):
     )
     temperature = forms.FloatField(min_value=0.01, max_value=5.0, initial=1.0)
     seed = forms.IntegerField(min_value=0, initial=0)
-
-    def __init__(self, *args, collection: Collection, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.collection = collection
-        self.fields["run"].queryset = Run.objects.filter(collection=collection).order_by("name")
 
     def params(self) -> SeperJobParams:
         data = self.cleaned_data
@@ -40,7 +38,5 @@ class SeperJobForm(forms.Form):
             batch_size=DEFAULT_BATCH_SIZE,
         )
 
-    def start(self, user: AbstractBaseUser) -> Job:
-        """Start the job (call after is_valid()); its task is sent once the row is committed."""
-        params = self.params().as_params(self.cleaned_data.get("run"))
-        return start_job(KIND, params, collection=self.collection, user=user)
+    def job_params(self) -> dict[str, Any]:
+        return self.params().as_params(self.cleaned_data.get("run"))

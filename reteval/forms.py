@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from typing import Any
 
-from crux_app.jobs.service import start_job
-from crux_app.models import Collection, Job, Run
+from django import forms
+
+from crux_app.jobs.forms import CollectionJobForm, collection_runs
+from crux_app.models import Collection, Run
 from reteval.job import (
     DEFAULT_BATCH_SIZE,
     DEFAULT_KS,
@@ -34,11 +35,9 @@ class KListField(forms.CharField):
         return sorted(set(ks))
 
 
-def _runs(collection: Collection):
-    return Run.objects.filter(collection=collection).order_by("name")
+class RetEvalJobForm(CollectionJobForm):
+    job_kind = KIND
 
-
-class RetEvalJobForm(forms.Form):
     run = forms.ModelChoiceField(queryset=Run.objects.none())
     ks = KListField(
         label="k (top-k cutoffs)", initial=" ".join(map(str, DEFAULT_KS)), max_length=100
@@ -55,11 +54,6 @@ class RetEvalJobForm(forms.Form):
         min_value=1, required=False, help_text="empty: every question with gold passages"
     )
 
-    def __init__(self, *args, collection: Collection, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.collection = collection
-        self.fields["run"].queryset = _runs(collection)
-
     def params(self) -> RetEvalJobParams:
         data = self.cleaned_data
         return RetEvalJobParams(
@@ -73,10 +67,8 @@ class RetEvalJobForm(forms.Form):
             max_questions=data.get("max_questions"),
         )
 
-    def start(self, user: AbstractBaseUser) -> Job:
-        """Start the job (call after is_valid()); its task is sent once the row is committed."""
-        params = self.params().as_params(self.cleaned_data["run"])
-        return start_job(KIND, params, collection=self.collection, user=user)
+    def job_params(self) -> dict[str, Any]:
+        return self.params().as_params(self.cleaned_data["run"])
 
 
 class RetEvalFilterForm(forms.Form):
@@ -88,7 +80,7 @@ class RetEvalFilterForm(forms.Form):
 
     def __init__(self, *args, collection: Collection, judges: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["run"].queryset = _runs(collection)
+        self.fields["run"].queryset = collection_runs(collection)
         self.fields["judge"].choices = [("", "(most results)")] + [(j, j) for j in judges]
 
 
@@ -101,4 +93,4 @@ class FailureCampaignForm(forms.Form):
 
     def __init__(self, *args, collection: Collection, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["run"].queryset = _runs(collection)
+        self.fields["run"].queryset = collection_runs(collection)

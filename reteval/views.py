@@ -14,7 +14,6 @@ from crux_app.roles import ResearcherRequiredMixin
 from evaluation.views.job_start import JobStartView
 from reteval.failures import category_counts, create_failure_campaign, failure_rows
 from reteval.forms import FailureCampaignForm, RetEvalFilterForm, RetEvalJobForm
-from reteval.job import KIND
 from reteval.table import RetEvalInputError, build_table, judges, row_dict, table_figure
 from reteval.topic_page import topic_page
 
@@ -22,7 +21,6 @@ from reteval.topic_page import topic_page
 class RetEvalStartView(JobStartView):
     template = "reteval/start.html"
     form_class = RetEvalJobForm
-    job_kind = KIND
     started_message = "only answers and comparisons not stored yet are computed."
 
 

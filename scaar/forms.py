@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from typing import Any
 
-from crux_app.jobs.service import start_job
-from crux_app.models import Collection, GeneratedOutput, Job
+from django import forms
+
+from crux_app.jobs.forms import CollectionJobForm
+from crux_app.models import Collection, GeneratedOutput
 from scaar.job import DEFAULT_BATCH_SIZE, DEFAULT_K, KIND, ScaarJobParams
 
 WEIGHTING_CHOICES = [
@@ -15,7 +16,9 @@ WEIGHTING_CHOICES = [
 ]
 
 
-class ScaarJobForm(forms.Form):
+class ScaarJobForm(CollectionJobForm):
+    job_kind = KIND
+
     system = forms.ChoiceField(required=False, label="Outputs of system")
     theta0 = forms.FloatField(min_value=0.01, max_value=1.0, initial=0.8, label="θ0")
     alpha = forms.FloatField(
@@ -30,8 +33,7 @@ class ScaarJobForm(forms.Form):
     )
 
     def __init__(self, *args, collection: Collection, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.collection = collection
+        super().__init__(*args, collection=collection, **kwargs)
         systems = (
             GeneratedOutput.objects.filter(collection=collection)
             .order_by("system")
@@ -52,6 +54,5 @@ class ScaarJobForm(forms.Form):
             batch_size=DEFAULT_BATCH_SIZE,
         )
 
-    def start(self, user: AbstractBaseUser) -> Job:
-        """Start the job (call after is_valid()); its task is sent once the row is committed."""
-        return start_job(KIND, self.params().as_params(), collection=self.collection, user=user)
+    def job_params(self) -> dict[str, Any]:
+        return self.params().as_params()

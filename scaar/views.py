@@ -11,7 +11,6 @@ from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.views.job_start import JobStartView
 from scaar.forms import ScaarJobForm
-from scaar.job import KIND
 from scaar.models import ScaarAnalysis
 from scaar.page import collection_summaries, sentence_views
 
@@ -21,7 +20,6 @@ MAX_LISTED = 500
 class ScaarStartView(JobStartView):
     template = "scaar/start.html"
     form_class = ScaarJobForm
-    job_kind = KIND
     started_message = "only outputs not analysed with these settings are analysed."
 
 

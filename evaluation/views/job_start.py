@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
+from crux_app.jobs.forms import CollectionJobForm
 from crux_app.models import Collection, Job
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -17,13 +18,12 @@ RECENT_JOBS = 10
 class JobStartView(ResearcherRequiredMixin, View):
     """GET: the form, pre-filled from the query string; POST: start the job, show its page.
 
-    Subclasses set ``template``, ``form_class`` (a form taking ``collection=`` with a
-    ``start(user) -> Job`` method), ``job_kind`` and ``started_message``.
+    Subclasses set ``template``, ``form_class`` (a ``CollectionJobForm``, whose ``job_kind``
+    the page lists the jobs of) and ``started_message``.
     """
 
     template: str
-    form_class: type[forms.Form]
-    job_kind: str
+    form_class: type[CollectionJobForm]
     started_message: str
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
@@ -48,7 +48,7 @@ class JobStartView(ResearcherRequiredMixin, View):
     def _render(
         self, request: HttpRequest, collection: Collection, form: forms.Form, status: int = 200
     ) -> HttpResponse:
-        jobs = Job.objects.for_collection(collection).filter(kind=self.job_kind)
+        jobs = Job.objects.for_collection(collection).filter(kind=self.form_class.job_kind)
         context = {
             "collection": collection,
             "form": form,

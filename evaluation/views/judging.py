@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from evaluation.judge_job import KIND
 from evaluation.judging_forms import JudgeJobForm, configured_judge_model
 from evaluation.views.job_start import JobStartView
 
@@ -10,7 +9,6 @@ from evaluation.views.job_start import JobStartView
 class JudgeStartView(JobStartView):
     template = "evaluation/judge_start.html"
     form_class = JudgeJobForm
-    job_kind = KIND
     started_message = "only items the judge has not rated are judged."
 
     def extra_context(self) -> dict[str, object]:

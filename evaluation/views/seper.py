@@ -13,7 +13,7 @@ from evaluation.leaderboard_forms import EvaluationForm
 from evaluation.models import AnswerEquivalenceLabel
 from evaluation.seper_equivalence import ClusterEquivalenceForm, ResponseEquivalenceForm
 from evaluation.seper_forms import SeperJobForm
-from evaluation.seper_job import DEFAULT_K, KIND
+from evaluation.seper_job import DEFAULT_K
 from evaluation.seper_page import seper_page
 from evaluation.services.evaluation_inputs import (
     EvaluationInputError,
@@ -27,7 +27,6 @@ from evaluation.views.job_start import JobStartView
 class SeperStartView(JobStartView):
     template = "evaluation/seper_start.html"
     form_class = SeperJobForm
-    job_kind = KIND
     started_message = "only contexts not scored yet are scored."
 
 
