@@ -74,10 +74,6 @@ class ItemSpec:
     reference_output_id: int | None = None
 
 
-def is_semi_gold(system: str) -> bool:
-    return system.startswith(SEMI_GOLD_PREFIX)
-
-
 def select_items(
     collection: Collection,
     task_type: str,

@@ -72,13 +72,6 @@ class ResponseEquivalenceForm(_EquivalenceForm):
         )
 
 
-def cluster_response(score: SeperScore, index: int) -> str:
-    """The text of the cluster's first member, the response a label stands for."""
-    detail = score.detail
-    member = detail["clusters"][index]["members"][0]
-    return detail["responses"][member]["text"]
-
-
 def _record(
     user: AbstractBaseUser,
     score: SeperScore,

@@ -32,10 +32,6 @@ class Generation:
     token_logprobs: list[float] = field(default_factory=list)
     finish_reason: str = "length"  # "stop" (stop string or EOS) or "length"
 
-    @property
-    def mean_logprob(self) -> float:
-        return float(np.mean(self.token_logprobs)) if self.token_logprobs else 0.0
-
 
 class Generator(Protocol):
     model_id: str
