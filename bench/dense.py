@@ -31,8 +31,8 @@ from evaluation.backends.model_loading import (  # noqa: E402
     build_generator,
     build_nli,
 )
-from evaluation.methods.dense_engine import DenseEngine, DenseQuestion, DenseSettings  # noqa: E402
-from evaluation.methods.dense_pipeline import (  # noqa: E402
+from evaluation.dense.engine import DenseEngine, DenseQuestion, DenseSettings  # noqa: E402
+from evaluation.dense.method.pipeline import (  # noqa: E402
     PipelineQuestion,
     PipelineSettings,
     run_pipeline,

@@ -5,7 +5,7 @@
         --model meta-llama/Llama-3.1-8B-Instruct --batch-sizes 1 16 64
 
 An item is one (sub-question, passage) pair rated with the rubric prompt, exactly as the judging
-job rates it (``evaluation.judging.rate_items``): one batched model call per batch of items.
+job rates it (``evaluation.crux.engine.rate_items``): one batched model call per batch of items.
 The GGUF conversion of the embedded model is cached under --cache-dir (default: the app's
 MODEL_CACHE_DIR default, var/models), so only a first run pays it. Prints one figure per line.
 """
@@ -25,8 +25,8 @@ import torch  # noqa: E402
 
 from evaluation.backends.devices import resolve_device  # noqa: E402
 from evaluation.backends.model_loading import build_generator  # noqa: E402
-from evaluation.judging import JudgeItem, rate_items  # noqa: E402
-from evaluation.methods.judge_prompts import CRUX_RUBRIC_V1  # noqa: E402
+from evaluation.crux.engine import JudgeItem, rate_items  # noqa: E402
+from evaluation.crux.method.judge_prompts import CRUX_RUBRIC_V1  # noqa: E402
 
 QUESTIONS = [
     "What caused the 1998 floods in Bangladesh?",

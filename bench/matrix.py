@@ -50,9 +50,9 @@ def main() -> None:
 
     from crux_app.models import Collection, Judge
     from crux_app.roles import RESEARCHER, add_role
-    from evaluation.matrix import build_matrix, matrix_options
-    from evaluation.matrix_figure import matrix_payload
-    from tests.evaluation.matrix_seed import seed_large_topic
+    from evaluation.crux.matrix.figure import matrix_payload
+    from evaluation.crux.matrix.matrix import build_matrix, matrix_options
+    from tests.evaluation.crux.matrix_seed import seed_large_topic
 
     Collection.objects.filter(name="matrix-bench").delete()
     Judge.objects.filter(name__startswith="matrix-bench-").delete()
@@ -62,7 +62,7 @@ def main() -> None:
     add_role(user, RESEARCHER)
     client = Client()
     client.force_login(user)
-    url = reverse("topic-matrix", args=[topic.collection_id, topic.pk]) + "?k=20"
+    url = reverse("crux-topic", args=[topic.collection_id, topic.pk]) + "?k=20"
     assert client.get(url).status_code == 200  # warm up
 
     with CaptureQueriesContext(connection) as queries:
@@ -77,7 +77,9 @@ def main() -> None:
     figure = timed(lambda: matrix_payload(matrix, "/cell/"), args.repeat)
     payload = matrix_payload(matrix, "/cell/")
     context = {"topic": topic, "matrix": matrix, "payload": payload, "selection": None}
-    template = timed(lambda: render_to_string("evaluation/_matrix_area.html", context), args.repeat)
+    template = timed(
+        lambda: render_to_string("evaluation/crux/_matrix_area.html", context), args.repeat
+    )
 
     def report(name: str, ms: list[float]) -> None:
         print(f"{name:<28} median {statistics.median(ms):7.1f} ms   best {min(ms):7.1f} ms")

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import ir_measures
 import numpy as np
 
-from evaluation.methods.alpha_ndcg import alpha_ndcg
-from evaluation.methods.coverage import AnswerableSet, answerable_set, context_coverage
-from evaluation.methods.crux_ratings import RatingsBatch
-from evaluation.methods.density import density
-from evaluation.methods.required_subset import select_required
+from evaluation.crux.method.alpha_ndcg import alpha_ndcg
+from evaluation.crux.method.coverage import AnswerableSet, answerable_set, context_coverage
+from evaluation.crux.method.crux_ratings import RatingsBatch
+from evaluation.crux.method.density import density
+from evaluation.crux.method.required_subset import select_required
 
 TAU = 3.0
 RELEVANT_ROWS = 40

@@ -59,8 +59,8 @@ def main() -> None:
     from crux_app.models import Collection, Job, Run
     from evaluation.backends.devices import resolve_device
     from evaluation.backends.model_loading import build_generator
-    from reteval.job import KIND, RetEvalJobParams, RetEvalModels, run_reteval_job
-    from reteval.table import build_table, row_dict
+    from evaluation.reteval.job import KIND, RetEvalJobParams, RetEvalModels, run_reteval_job
+    from evaluation.reteval.table import build_table, row_dict
 
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -46,15 +46,15 @@ def main() -> None:
     from django.core.management import call_command
 
     from crux_app.models import Collection, GeneratedOutput, Job
-    from evaluation.answer_job import AnswerJobParams, run_answer_job
+    from evaluation.answers.job import AnswerJobParams, run_answer_job
     from evaluation.backends.devices import resolve_device
     from evaluation.backends.embedded import EMBEDDED_EMBEDDER_ID
     from evaluation.backends.model_loading import build_embedder, build_generator
-    from evaluation.methods.scaar import leave_one_out_texts, segment_answer
-    from evaluation.methods.scaar_efficiency import retrieval_efficiency
-    from scaar.analysis import ScaarModels, scoring_prompt
-    from scaar.job import ScaarJobParams, run_scaar_job
-    from scaar.models import ScaarAnalysis
+    from evaluation.scaar.engine import ScaarModels, scoring_prompt
+    from evaluation.scaar.job import ScaarJobParams, run_scaar_job
+    from evaluation.scaar.method.contributions import leave_one_out_texts, segment_answer
+    from evaluation.scaar.method.efficiency import retrieval_efficiency
+    from evaluation.scaar.models import ScaarAnalysis
 
     if args.threads > 0:
         torch.set_num_threads(args.threads)

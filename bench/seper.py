@@ -27,13 +27,13 @@ import torch  # noqa: E402
 from evaluation.backends.base import GenerationParams  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
 from evaluation.backends.model_loading import build_generator, build_nli  # noqa: E402
-from evaluation.seper_sampling import SamplingParams  # noqa: E402
-from evaluation.services.seper_scoring import (  # noqa: E402
+from evaluation.seper.engine import (  # noqa: E402
     BatchStats,
     SeperContext,
     SeperQuestion,
     score_batch,
 )
+from evaluation.seper.sampling import SamplingParams  # noqa: E402
 
 # (question, gold answers, a passage that answers it)
 DATA = [

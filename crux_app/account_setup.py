@@ -1,14 +1,25 @@
 """Idempotent creation of role accounts for the demo and for first-time setup."""
 
 from dataclasses import dataclass
+from pathlib import Path
 
+from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Permission
 
 from .roles import add_role
 
-# Apps whose models a staff researcher may browse and edit in /admin/.
-RESEARCHER_ADMIN_APPS = ("crux_app", "annotation", "evaluation")
+
+def project_app_labels() -> tuple[str, ...]:
+    """The project's own apps (packages at the top of BASE_DIR, not installed libraries): a
+    staff researcher may browse and edit their models in /admin/."""
+    base = Path(settings.BASE_DIR).resolve()
+    return tuple(
+        config.label
+        for config in apps.get_app_configs()
+        if Path(config.path).resolve().is_relative_to(base / config.name.split(".")[0])
+    )
 
 
 @dataclass(frozen=True)
@@ -43,7 +54,7 @@ def ensure_account(username: str, password: str, role: str, staff: bool = False)
 def _grant_admin_permissions(user: AbstractBaseUser) -> bool:
     """Give a staff account every model permission of the project's apps; True if any was new."""
     wanted = set(
-        Permission.objects.filter(content_type__app_label__in=RESEARCHER_ADMIN_APPS).values_list(
+        Permission.objects.filter(content_type__app_label__in=project_app_labels()).values_list(
             "pk", flat=True
         )
     )

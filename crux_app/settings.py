@@ -27,10 +27,15 @@ INSTALLED_APPS = [
     "django_htmx",
     "crux_app",
     "annotation",
-    "evaluation",
-    "dense",
-    "scaar",
-    "reteval",
+    "evaluation.backends",
+    "evaluation.agreement",
+    "evaluation.leaderboard",
+    "evaluation.crux",
+    "evaluation.answers",
+    "evaluation.seper",
+    "evaluation.dense",
+    "evaluation.scaar",
+    "evaluation.reteval",
 ]
 
 MIDDLEWARE = [

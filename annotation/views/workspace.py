@@ -21,7 +21,7 @@ from annotation.answers import AnswerError, parse_answer
 from annotation.models import AnnotatorProfile, Assignment, Campaign
 from annotation.submission import submit
 from annotation.task_types import ANSWER_KEYS, FAILURE_CATEGORIES, task_label
-from evaluation.methods.judge_prompts import RUBRIC_GUIDELINE
+from evaluation.crux.method.judge_prompts import RUBRIC_GUIDELINE
 
 
 def _rubric() -> list[tuple[int, str]]:

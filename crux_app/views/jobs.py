@@ -5,7 +5,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views import View
 
-from crux_app.jobs.forms import GenerateAnswersForm
 from crux_app.jobs.service import JobNotRetryable, retry_job
 from crux_app.models import Job
 from crux_app.roles import ResearcherRequiredMixin
@@ -21,8 +20,7 @@ def _table_context() -> dict:
 
 class JobListView(ResearcherRequiredMixin, View):
     def get(self, request):
-        context = {**_table_context(), "form": GenerateAnswersForm()}
-        return render(request, "crux_app/jobs/job_list.html", context)
+        return render(request, "crux_app/jobs/job_list.html", _table_context())
 
 
 class JobTableView(ResearcherRequiredMixin, View):
@@ -30,17 +28,6 @@ class JobTableView(ResearcherRequiredMixin, View):
 
     def get(self, request):
         return render(request, "crux_app/jobs/_job_table.html", _table_context())
-
-
-class StartGenerateAnswersView(ResearcherRequiredMixin, View):
-    def post(self, request):
-        form = GenerateAnswersForm(request.POST)
-        if not form.is_valid():
-            context = {**_table_context(), "form": form}
-            return render(request, "crux_app/jobs/job_list.html", context, status=400)
-        job = form.start(request.user)
-        messages.success(request, f"Started {job}.")
-        return redirect("job-detail", pk=job.pk)
 
 
 class JobDetailView(ResearcherRequiredMixin, View):
@@ -68,9 +55,6 @@ class JobRetryView(ResearcherRequiredMixin, View):
 urlpatterns = [
     path("jobs/", JobListView.as_view(), name="job-list"),
     path("jobs/table/", JobTableView.as_view(), name="job-table"),
-    path(
-        "jobs/start/generate-answers/", StartGenerateAnswersView.as_view(), name="job-start-answers"
-    ),
     path("jobs/<int:pk>/", JobDetailView.as_view(), name="job-detail"),
     path("jobs/<int:pk>/retry/", JobRetryView.as_view(), name="job-retry"),
 ]

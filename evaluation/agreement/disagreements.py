@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from crux_app.models import GeneratedOutput, Judgment, Passage, SubQuestion, Topic
 from evaluation.agreement.label_tables import LabelTable
-from evaluation.models import AnswerEquivalenceDecision
+from evaluation.seper.models import AnswerEquivalenceDecision
 
 TEXT_CHARS = 600
 

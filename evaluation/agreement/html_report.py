@@ -9,7 +9,7 @@ from plotly.offline import get_plotlyjs
 from evaluation.agreement.presentation import context
 from evaluation.agreement.report import AgreementReport
 
-TEMPLATE = "evaluation/agreement_export.html"
+TEMPLATE = "evaluation/agreement/export.html"
 
 
 def render_html(report: AgreementReport) -> str:

@@ -18,8 +18,8 @@ from django.apps import apps
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from crux_app.models import Collection, Judge, Judgment
-from evaluation.services.evaluation_inputs import EvaluationInputError
-from evaluation.services.query_arrays import int_columns
+from crux_app.query_arrays import int_columns
+from evaluation.crux.inputs import EvaluationInputError
 
 if TYPE_CHECKING:
     from evaluation.agreement.sources import ComparisonSource

@@ -11,7 +11,6 @@ import numpy as np
 
 from crux_app.models import Collection
 from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.coverage_correlation import CoveragePoint, report_coverage_records
 from evaluation.agreement.disagreements import Disagreement, worst_disagreements
 from evaluation.agreement.gold import NO_CAMPAIGNS, gold_scores
 from evaluation.agreement.label_tables import (
@@ -33,7 +32,8 @@ from evaluation.agreement.statistics import (
     proportion,
     undefined,
 )
-from evaluation.methods.coverage import check_tau
+from evaluation.crux.coverage_agreement import CoveragePoint, report_coverage_records
+from evaluation.crux.method.coverage import check_tau
 
 DEFAULT_TAU = 3.0
 DEFAULT_DISAGREEMENTS = 25  # per task

@@ -9,10 +9,10 @@ import math
 
 import numpy as np
 
-from evaluation.agreement.coverage_correlation import COVERAGE_DEFINITION
 from evaluation.agreement.machine_agreement import REFERENCE_DEFINITION
 from evaluation.agreement.records import RECORD_KEYS
 from evaluation.agreement.report import AgreementReport
+from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION
 
 SECTIONS = (
     "inter_annotator",

@@ -2,11 +2,9 @@
 machine side of it is, and where its labels come from.
 
 A source turns a collection into one ``LabelTable`` (items x raters, humans and machines);
-the report then applies the statistics that fit the source's scale. The CRUX tasks read
-Judgment rows and are registered here; the other methods register theirs from their app's
-``ready`` (answer equivalence: evaluation.seper_registrations; DENSE rephrase and response
-decisions: dense; retrieval failure categories: reteval). A source registered without a loader
-but with a reason is shown as "not available" with that reason.
+the report then applies the statistics that fit the source's scale. Every method registers its
+sources from its app's ``ready`` (its ``registrations.py``); the registry names none. A source
+registered without a loader but with a reason is shown as "not available" with that reason.
 """
 
 from __future__ import annotations
@@ -52,7 +50,7 @@ class ComparisonSource:
 _REGISTRY: dict[str, ComparisonSource] = {}
 
 
-def register(source: ComparisonSource) -> ComparisonSource:
+def register_source(source: ComparisonSource) -> ComparisonSource:
     """Add or replace a source (a later loader replaces an "unavailable" entry)."""
     if source.loader is None and not source.unavailable:
         raise ValueError(f"source {source.key!r} needs a loader or an 'unavailable' reason")
@@ -60,7 +58,7 @@ def register(source: ComparisonSource) -> ComparisonSource:
     return source
 
 
-def unregister(key: str) -> None:
+def unregister_source(key: str) -> None:
     _REGISTRY.pop(key, None)
 
 
@@ -70,33 +68,3 @@ def sources() -> list[ComparisonSource]:
 
 def available_sources() -> list[ComparisonSource]:
     return [s for s in _REGISTRY.values() if s.available]
-
-
-def _register_builtin() -> None:
-    from evaluation.agreement.label_tables import load_judgment_table
-
-    register(
-        ComparisonSource(
-            key="passage_rating",
-            title="Passage x sub-question answerability rating, 0-5 (CRUX task 2)",
-            scale=Scale.ORDINAL,
-            machine="LLM judge",
-            categories=RATING_CATEGORIES,
-            class_names=BINARY_CLASSES,
-            loader=load_judgment_table,
-        )
-    )
-    register(
-        ComparisonSource(
-            key="report_coverage",
-            title="Report x sub-question: is it answered in the report, yes/no (CRUX task 1)",
-            scale=Scale.BINARY,
-            machine="LLM judge",
-            categories=(0.0, 1.0),
-            class_names=BINARY_CLASSES,
-            loader=load_judgment_table,
-        )
-    )
-
-
-_register_builtin()

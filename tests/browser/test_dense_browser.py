@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from dense.models import DenseLabel
-from tests.dense.job_data import RuleModels, make_dense_data, run_job
+from evaluation.dense.models import DenseLabel
+from tests.evaluation.dense.job_data import RuleModels, make_dense_data, run_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from crux_app.models import Judgment
-from tests.evaluation.matrix_seed import make_matrix_topic
+from tests.evaluation.crux.matrix_seed import make_matrix_topic
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def test_researcher_clicks_a_cell_and_rates_it(
     hand = make_matrix_topic()
     passage = hand.passages[3]
     page = login("rita", "research-pass-1")
-    url = reverse("topic-matrix", args=[hand.topic.collection_id, hand.topic.pk])
+    url = reverse("crux-topic", args=[hand.topic.collection_id, hand.topic.pk])
     page.goto(f"{live_server.url}{url}?k=2")
     expect(page.locator("#matrix-plot")).to_have_attribute("data-ready", "1")
     expect(page.locator("#coverage-line")).to_contain_text("top-2 at τ=3")
@@ -87,7 +87,7 @@ def test_researcher_clicks_a_cell_and_rates_it(
 def test_selectors_swap_the_matrix_and_keep_the_url(researcher, login, page_errors, live_server):
     hand = make_matrix_topic()
     page = login("rita", "research-pass-1")
-    url = reverse("topic-matrix", args=[hand.topic.collection_id, hand.topic.pk])
+    url = reverse("crux-topic", args=[hand.topic.collection_id, hand.topic.pk])
     page.goto(f"{live_server.url}{url}?k=2")
     expect(page.locator("#coverage-line")).to_contain_text("1.00")
     page.select_option("select[name=tau]", "4")

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from annotation.models import Campaign
-from tests.reteval.reteval_data import make_reteval_collection
-from tests.reteval.scenario import run_scenario
+from tests.evaluation.reteval.reteval_data import make_reteval_collection
+from tests.evaluation.reteval.scenario import run_scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

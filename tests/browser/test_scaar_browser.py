@@ -7,8 +7,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from crux_app.models import GeneratedOutput
-from evaluation.methods.scaar import ScaarSettings, analyse_answer, segment_answer
-from scaar.models import ScaarAnalysis
+from evaluation.scaar.method.contributions import ScaarSettings, analyse_answer, segment_answer
+from evaluation.scaar.models import ScaarAnalysis
 from tests.crux_app.job_collections import make_answer_collection
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

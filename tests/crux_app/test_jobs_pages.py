@@ -5,9 +5,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from crux_app.models import Job
-from evaluation.answer_job import AnswerJobParams, run_answer_job
+from evaluation.answers.job import AnswerJobParams, run_answer_job
 from tests.crux_app.job_collections import make_answer_collection
-from tests.evaluation.fake_generator import RecordingGenerator
+from tests.evaluation.backends.fake_generator import RecordingGenerator
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,6 @@ def test_list_shows_jobs_with_state_progress_duration_and_errors(researcher_clie
     assert "1 min 15 s" in html
     assert '<td class="num">1</td>' in html  # errors count
     assert 'hx-trigger="every 1s"' not in html  # nothing unfinished: no polling
-    assert 'action="/jobs/start/generate-answers/"' in html
 
 
 def test_table_polls_while_a_job_is_unfinished_and_stops_after(researcher_client):
@@ -65,38 +64,6 @@ def test_table_polls_while_a_job_is_unfinished_and_stops_after(researcher_client
     Job.objects.filter(pk=job.pk).update(state=Job.State.SUCCEEDED, done=8)
     body = researcher_client.get(reverse("job-table"), HTTP_HX_REQUEST="true").content.decode()
     assert "hx-trigger" not in body and "8/8" in body
-
-
-def test_start_form_creates_a_pending_job_and_redirects_to_it(researcher_client, researcher):
-    data = make_answer_collection(n_topics=2)
-    response = researcher_client.post(
-        reverse("job-start-answers"),
-        {"collection": data.collection.pk, "run": data.run.pk, "k": 3},
-    )
-    job = Job.objects.get()
-    assert response.status_code == 302 and response.url == reverse("job-detail", args=[job.pk])
-    assert job.kind == "generate_answers" and job.state == Job.State.PENDING
-    assert job.collection == data.collection and job.created_by == researcher
-    assert job.params == AnswerJobParams(run_id=data.run.pk, k=3).as_params(data.run)
-
-
-def test_start_form_closed_book(researcher_client):
-    data = make_answer_collection(n_topics=1)
-    researcher_client.post(reverse("job-start-answers"), {"collection": data.collection.pk, "k": 5})
-    assert Job.objects.get().params["run_id"] is None
-
-
-def test_start_form_refuses_a_run_of_another_collection(researcher_client):
-    a = make_answer_collection("qa-a", n_topics=1)
-    b = make_answer_collection("qa-b", n_topics=1)
-    response = researcher_client.post(
-        reverse("job-start-answers"), {"collection": a.collection.pk, "run": b.run.pk, "k": 5}
-    )
-    assert response.status_code == 400
-    assert (
-        "run &#x27;bm25&#x27; belongs to collection &#x27;qa-b&#x27;" in response.content.decode()
-    )
-    assert not Job.objects.exists()
 
 
 def test_detail_shows_params_errors_and_retry_for_failed_jobs(researcher_client):
@@ -185,7 +152,6 @@ def test_job_links_include_lists_a_topics_jobs(researcher_client):
         ("get", "job-table", []),
         ("get", "job-detail", [1]),
         ("post", "job-retry", [1]),
-        ("post", "job-start-answers", []),
     ],
 )
 def test_annotators_get_403_and_anonymous_users_go_to_login(client, annotator, method, name, args):

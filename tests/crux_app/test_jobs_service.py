@@ -5,16 +5,16 @@ import pytest
 from crux_app.jobs.catalog import CATALOG, UnknownJobKind, get_kind, kind_label
 from crux_app.jobs.service import JobNotRetryable, retry_job, start_job
 from crux_app.models import GeneratedOutput, Job
-from evaluation.answer_job import AnswerJobParams, run_answer_job
+from evaluation.answers.job import AnswerJobParams, run_answer_job
 from tests.crux_app.job_collections import make_answer_collection
-from tests.evaluation.fake_generator import RecordingGenerator
+from tests.evaluation.backends.fake_generator import RecordingGenerator
 
 
 def test_catalog_routes_model_kinds_to_the_gpu_queue():
     from crux_app.celery import app
 
     kind = get_kind("generate_answers")
-    assert kind.task_name == "evaluation.tasks.gpu_generate_answers"
+    assert kind.task_name == "evaluation.answers.tasks.gpu_generate_answers"
     route = app.amqp.router.route({}, kind.task_name, args=(1,), kwargs={})
     assert route["queue"].name == "gpu"
     assert kind_label("generate_answers") == "Generate answers"

@@ -12,9 +12,9 @@ from django.core.management import call_command
 
 from crux_app.jobs.service import start_job
 from crux_app.models import Collection, Job, Run
-from dense.job import DenseJobParams
-from dense.models import DenseResult
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
+from evaluation.dense.job import DenseJobParams
+from evaluation.dense.models import DenseResult
 from tests.worker.job_waiting import finished, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

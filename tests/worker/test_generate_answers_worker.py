@@ -9,7 +9,7 @@ import pytest
 
 from crux_app.jobs.service import start_job
 from crux_app.models import GeneratedOutput, Job, OutputContext
-from evaluation.answer_job import AnswerJobParams
+from evaluation.answers.job import AnswerJobParams
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 from tests.crux_app.job_collections import make_answer_collection
 from tests.worker.job_waiting import finished, wait_for

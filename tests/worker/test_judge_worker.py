@@ -12,8 +12,8 @@ from django.db.models import Max
 from crux_app.jobs.service import start_job
 from crux_app.models import Job, Judgment
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
-from evaluation.judge_job import KIND, JudgeJobParams
-from evaluation.judge_scope import RUN
+from evaluation.crux.job import KIND, JudgeJobParams
+from evaluation.crux.judge_scope import RUN
 from tests.crux_app.factories import make_small_collection
 from tests.worker import conftest as worker_conftest
 from tests.worker import job_waiting

@@ -8,9 +8,9 @@ import pytest
 from crux_app.jobs.service import start_job
 from crux_app.models import GeneratedOutput, Job
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
-from reteval.job import RetEvalJobParams
-from reteval.models import Comparison, RetEvalResult
-from tests.reteval.reteval_data import make_reteval_collection
+from evaluation.reteval.job import RetEvalJobParams
+from evaluation.reteval.models import Comparison, RetEvalResult
+from tests.evaluation.reteval.reteval_data import make_reteval_collection
 from tests.worker.job_waiting import finished, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

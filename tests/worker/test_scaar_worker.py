@@ -6,8 +6,8 @@ import pytest
 
 from crux_app.jobs.service import start_job
 from crux_app.models import GeneratedOutput, Job
-from scaar.job import ScaarJobParams
-from scaar.models import ScaarAnalysis
+from evaluation.scaar.job import ScaarJobParams
+from evaluation.scaar.models import ScaarAnalysis
 from tests.crux_app.job_collections import make_answer_collection
 from tests.worker.job_waiting import finished, wait_for
 

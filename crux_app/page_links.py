@@ -1,0 +1,85 @@
+"""Links that methods and cross-method pages add to the collection and topic pages.
+
+Shared templates name no method: a method registers ``PageLink`` entries from its
+``AppConfig.ready`` and the collection and topic pages list them. A link may POST (a one-click
+job start with hidden fields) or simply open a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from django.urls import reverse
+
+Place = Literal["collection", "topic"]
+
+
+@dataclass(frozen=True)
+class PageLink:
+    key: str
+    label: str
+    url_name: str
+    place: Place
+    order: int = 100  # lower first
+    title: str = ""  # the hover text
+    # A POST form with these hidden fields instead of a plain link (a one-click job start).
+    post_fields: Mapping[str, str] = field(default_factory=dict)
+    # Only shown where this says so, given the page being rendered (crux_app.queries'
+    # CollectionPage or TopicPage), e.g. report judging on topics with reports.
+    shown: Callable[[Any], bool] | None = None
+    # The URL takes the collection only (a collection-level start page linked from a topic).
+    collection_url: bool = False
+
+
+@dataclass(frozen=True)
+class ResolvedLink:
+    key: str
+    label: str
+    url: str
+    title: str
+    post_fields: tuple[tuple[str, str], ...]
+
+
+_LINKS: dict[str, PageLink] = {}
+
+
+def register_link(link: PageLink) -> PageLink:
+    """Add (or replace, by key) a link."""
+    _LINKS[link.key] = link
+    return link
+
+
+def unregister_link(key: str) -> None:
+    _LINKS.pop(key, None)
+
+
+def links_for(
+    place: Place, collection_pk: int, topic: Any | None = None, page: Any | None = None
+) -> list[ResolvedLink]:
+    """The registered links of one page, resolved to URLs, in order."""
+    chosen = sorted(
+        (link for link in _LINKS.values() if link.place == place),
+        key=lambda link: (link.order, link.key),
+    )
+    resolved = []
+    for link in chosen:
+        if link.shown is not None and not link.shown(page):
+            continue
+        on_topic = place == "topic" and not link.collection_url
+        args = [collection_pk, topic.pk] if on_topic else [collection_pk]
+        fields = {
+            name: value.format(topic=getattr(topic, "pk", ""))
+            for name, value in link.post_fields.items()
+        }
+        resolved.append(
+            ResolvedLink(
+                key=link.key,
+                label=link.label,
+                url=reverse(link.url_name, args=args),
+                title=link.title,
+                post_fields=tuple(fields.items()),
+            )
+        )
+    return resolved

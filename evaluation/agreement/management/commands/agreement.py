@@ -1,0 +1,67 @@
+"""manage.py agreement --collection NAME [--campaign C] [--judge J ...] [--tau 3]
+[--resamples 200] [--seed 0] --format json|csv|html --out PATH."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from evaluation.agreement.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap
+from evaluation.agreement.html_report import render_html
+from evaluation.agreement.report import DEFAULT_TAU, AgreementOptions, build_report
+from evaluation.agreement.report_export import to_csv, to_json
+from evaluation.crux.inputs import EvaluationInputError, resolve_collection
+
+RENDERERS = {"json": to_json, "csv": to_csv, "html": render_html}
+
+
+class Command(BaseCommand):
+    help = (
+        "Agreement report of a collection: inter-annotator figures, human vs LLM judge, judges "
+        "side by side and report-level coverage correlation, with bootstrap intervals."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--collection", required=True, help="collection name")
+        parser.add_argument("--campaign", help="only the judgments of this annotation campaign")
+        parser.add_argument(
+            "--judge",
+            action="append",
+            default=[],
+            help="a judge to include (repeatable; naming LLM judges or humans restricts that "
+            "side, the other side keeps every judge)",
+        )
+        parser.add_argument("--tau", type=float, default=DEFAULT_TAU, help="answerable: r >= tau")
+        parser.add_argument(
+            "--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (0: off)"
+        )
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
+        parser.add_argument("--format", choices=sorted(RENDERERS), default="json")
+        parser.add_argument("--out", help="write to this file (default: standard output)")
+
+    def handle(self, *args, **options) -> None:
+        try:
+            collection = resolve_collection(options["collection"])
+            boot = Bootstrap(n_resamples=options["resamples"], seed=options["seed"])
+            report = build_report(
+                collection,
+                AgreementOptions(
+                    judges=tuple(options["judge"]),
+                    campaign=options["campaign"],
+                    tau=options["tau"],
+                    bootstrap=boot,
+                ),
+            )
+        except (EvaluationInputError, ValueError) as error:
+            raise CommandError(str(error)) from None
+        text = RENDERERS[options["format"]](report)
+        if options["out"]:
+            path = Path(options["out"])
+            try:
+                path.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise CommandError(f"cannot write {path}: {error.strerror}") from None
+            self.stderr.write(f"wrote {path} ({len(text):,} characters)")
+        else:
+            self.stdout.write(text.rstrip("\n"))
+        if report.campaign.note:
+            self.stderr.write(f"note: {report.campaign.note}")

@@ -1,0 +1,94 @@
+"""The agreement page of a collection (or of one campaign's judgments) and its exports."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import NoReverseMatch, path, reverse
+from django.views import View
+
+from crux_app.models import Collection
+from crux_app.roles import ResearcherRequiredMixin
+from evaluation.agreement.disagreements import Disagreement
+from evaluation.agreement.forms import FORM_DEFAULTS, AgreementForm
+from evaluation.agreement.html_report import render_html
+from evaluation.agreement.label_tables import collection_raters
+from evaluation.agreement.presentation import context as report_context
+from evaluation.agreement.report import build_report
+from evaluation.agreement.report_export import to_csv, to_json
+from evaluation.crux.inputs import EvaluationInputError
+
+EXPORTS = {
+    "json": (to_json, "application/json", "json"),
+    "csv": (to_csv, "text/csv; charset=utf-8", "csv"),
+    "html": (render_html, "text/html; charset=utf-8", "html"),
+}
+
+
+def _reverse(name: str, args: list[int]) -> str | None:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def drill_down(collection_pk: int, d: Disagreement, tau: float) -> dict[str, str | None]:
+    """The topic's coverage matrix showing the disagreeing judge, and the cell panel of a
+    passage item."""
+    params: dict[str, object] = {"judge": d.judge_id}
+    if float(tau).is_integer():  # the matrix page offers integer tau only
+        params["tau"] = int(tau)
+    matrix = _reverse("crux-topic", [collection_pk, d.topic_id])
+    cell = _reverse("crux-topic-cell", [collection_pk, d.topic_id])
+    cell_params = {"sq": d.subquestion_id, "passage": d.item_id, **params}
+    return {
+        "matrix": f"{matrix}?{urlencode(params)}" if matrix else None,
+        "cell": f"{cell}?{urlencode(cell_params)}" if cell and d.item_kind == "passage" else None,
+    }
+
+
+class AgreementView(ResearcherRequiredMixin, View):
+    """GET shows the page; ``format=json|csv|html`` downloads the same report."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        collection = get_object_or_404(Collection, pk=pk)
+        # Bound with the defaults filled in: the selectors show the values in use.
+        data = request.GET.copy()
+        for name, value in FORM_DEFAULTS.items():
+            data.setdefault(name, value)
+        form = AgreementForm(data, raters=collection_raters(collection))
+        page: dict[str, object] = {"collection": collection, "form": form}
+        if not form.is_valid():
+            return render(request, "evaluation/agreement/agreement.html", page, status=400)
+        options = form.options()
+        try:
+            report = build_report(collection, options)
+        except EvaluationInputError as error:
+            page["error"] = str(error)
+            return render(request, "evaluation/agreement/agreement.html", page, status=400)
+        fmt = form.cleaned_data.get("format") or "page"
+        if fmt in EXPORTS:
+            render_fn, content_type, extension = EXPORTS[fmt]
+            response = HttpResponse(render_fn(report), content_type=content_type)
+            name = f"agreement-{collection.name}.{extension}".replace('"', "")
+            response["Content-Disposition"] = f'attachment; filename="{name}"'
+            return response
+        query = request.GET.copy()
+        query.pop("format", None)
+        page |= report_context(report)
+        page |= {
+            "tau": options.tau,
+            "campaign": options.campaign,
+            "export_query": query.urlencode(),
+            "disagreement_rows": [
+                (d, drill_down(collection.pk, d, options.tau)) for d in report.disagreements
+            ],
+        }
+        return render(request, "evaluation/agreement/agreement.html", page)
+
+
+urlpatterns = [
+    path("collections/<int:pk>/agreement/", AgreementView.as_view(), name="agreement"),
+]

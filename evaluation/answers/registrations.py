@@ -1,0 +1,21 @@
+"""What answer generation adds to the shared registries: its job kind and its start link
+(called from ``AnswersConfig.ready``)."""
+
+from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.page_links import PageLink, register_link
+from evaluation.answers.job import KIND
+
+
+def register() -> None:
+    register_kind(
+        JobKind(
+            name=KIND,
+            label="Generate answers",
+            task_name="evaluation.answers.tasks.gpu_generate_answers",
+            description=(
+                "Short answers to each topic's question, greedily generated from a run's "
+                "top-k passages (or closed-book), with token log-probabilities."
+            ),
+        )
+    )
+    register_link(PageLink("answers-start", "Generate answers…", "answers-start", "collection", 45))

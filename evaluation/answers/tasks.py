@@ -1,0 +1,16 @@
+"""The answer-generation Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+
+from celery import shared_task
+
+from crux_app.models import Job
+from evaluation.answers.job import run_answer_job
+from evaluation.backends.registry import get_generator
+
+
+@shared_task(name="evaluation.answers.tasks.gpu_generate_answers", ignore_result=True)
+def gpu_generate_answers(job_id: int) -> None:
+    """Generate and store the missing short answers of a ``generate_answers`` job."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return  # deleted before a worker got to it: nothing to do
+    run_answer_job(job, get_generator)

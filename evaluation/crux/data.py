@@ -1,0 +1,319 @@
+"""Load one collection's judgments, qrels and runs into the arrays the CRUX metrics read.
+
+A handful of ``values_list`` queries, turned into numpy arrays; nothing is fetched per topic,
+per run or per passage. Rows of a topic's ratings matrix are the passages that belong to the
+topic, in ascending id order: the ones the selected judge rated for it, the ones with a qrel
+for it (any source), and the ranked passages that another judge rated for it or whose id
+follows CRUX's ``<topic>:<doc>#<passage>`` convention. Any other ranked passage is a passage
+of another topic: ``OUTSIDE``, rating 0 on every sub-question, as CRUX counts it. A row the
+selected judge did not rate stays NaN (unjudged), so it is counted, never silently 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from crux_app.models import (
+    Collection,
+    GeneratedOutput,
+    Judge,
+    Judgment,
+    Passage,
+    PassageQrel,
+    RunEntry,
+    SubQuestion,
+    Topic,
+)
+from crux_app.query_arrays import int_columns
+from evaluation.crux.inputs import JudgeInfo
+from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
+
+PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
+REPORT_COVERAGE = Judgment.Task.REPORT_COVERAGE
+
+
+@dataclass(frozen=True)
+class RunRanking:
+    """One run's rankings, flat and sorted by (topic, position); position is 0-based in
+    (rank, file line) order, because some imported runs repeat one rank for a whole topic."""
+
+    id: int
+    name: str
+    topic: np.ndarray  # (N,) topic index
+    passage: np.ndarray  # (N,) passage id
+    position: np.ndarray  # (N,)
+
+    def topics_ranked(self, n_topics: int) -> np.ndarray:
+        """(T,) bool: the run ranks at least one passage for the topic."""
+        out = np.zeros(n_topics, bool)
+        out[self.topic] = True
+        return out
+
+
+@dataclass(frozen=True)
+class CollectionData:
+    """One judge's ratings of a collection's topics, the chosen qrels and the runs."""
+
+    collection: Collection
+    judge: JudgeInfo | None  # None: no judge rated the collection's passages
+    topic_ids: np.ndarray  # (T,)
+    topic_names: list[str]  # external ids
+    row_passage: np.ndarray  # (T, P) passage id of each row, -1 for padding
+    question_ids: np.ndarray  # (T, Q) sub-question id of each column, -1 for padding
+    ratings: np.ndarray  # (T, P, Q) the judge's ratings, NaN = unjudged or unparsable
+    passage_valid: np.ndarray  # (T, P)
+    question_valid: np.ndarray  # (T, Q): real sub-questions (no placeholder, no padding)
+    qrels_source: str | None
+    qrels: list[dict[int, int]]  # per topic: passage id -> grade, from qrels_source
+    runs: list[RunRanking]
+    row_keys: np.ndarray  # sorted topic * base + passage id of every row
+    row_index: np.ndarray  # row of each key
+    base: int
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.topic_names)
+
+    def batch(self, required: np.ndarray) -> RatingsBatch:
+        return RatingsBatch(self.ratings, self.passage_valid, self.question_valid, required)
+
+    def rows_of(self, topic: np.ndarray, passage: np.ndarray) -> np.ndarray:
+        """Row index of each (topic index, passage id), ``OUTSIDE`` where it has none."""
+        keys = np.asarray(topic, np.int64) * self.base + np.asarray(passage, np.int64)
+        if not len(self.row_keys):  # no row at all (nothing judged, no qrels)
+            return np.full(keys.shape, OUTSIDE)
+        at = np.searchsorted(self.row_keys, keys)
+        at_clipped = np.minimum(at, len(self.row_keys) - 1)
+        found = (at < len(self.row_keys)) & (self.row_keys[at_clipped] == keys)
+        return np.where(found, self.row_index[at_clipped], OUTSIDE)
+
+
+def _array(rows: object, width: int) -> np.ndarray:
+    return np.array(list(rows), dtype=np.int64).reshape(-1, width)
+
+
+def _index(sorted_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Position of each id in ``sorted_ids`` (which must contain it)."""
+    return np.searchsorted(sorted_ids, ids)
+
+
+def _load_runs(
+    collection: Collection, runs: Sequence[tuple[int, str]], topic_ids: np.ndarray
+) -> list[RunRanking]:
+    entries = int_columns(
+        RunEntry.objects.filter(run__collection=collection, run_id__in=[pk for pk, _ in runs]),
+        ["run_id", "topic_id", "passage_id", "rank", "line_order"],
+    )
+    # Rank order = (rank, line order) within (run, topic); the sort is done here, not in SQL.
+    order = np.lexsort((entries[:, 4], entries[:, 3], entries[:, 1], entries[:, 0]))
+    entries = entries[order]
+    topic = _index(topic_ids, entries[:, 1])
+    out = []
+    for pk, name in runs:
+        mine = entries[:, 0] == pk
+        t = topic[mine]
+        starts = np.searchsorted(t, t, side="left")
+        out.append(RunRanking(pk, name, t, entries[mine, 2], np.arange(len(t)) - starts))
+    return out
+
+
+def _ranked_members(
+    collection: Collection,
+    runs: list[RunRanking],
+    depth: int | None,
+    known: np.ndarray,
+    base: int,
+    topic_ids: np.ndarray,
+    topic_names: list[str],
+) -> np.ndarray:
+    """Row keys (topic index * base + passage id) of ranked passages (within ``depth``) that
+    belong to the topic although the judge did not rate them and no qrel names them."""
+    ranked = [
+        (run.topic * base + run.passage)[run.position < depth if depth is not None else slice(None)]
+        for run in runs
+    ]
+    keys = np.unique(np.concatenate(ranked)) if ranked else np.zeros(0, np.int64)
+    candidates = keys[~np.isin(keys, known)]
+    if not len(candidates):
+        return candidates
+    topic, passage = candidates // base, candidates % base
+    passage_ids = np.unique(passage).tolist()
+    external = dict(Passage.objects.filter(pk__in=passage_ids).values_list("pk", "external_id"))
+    rated = set(
+        Judgment.objects.filter(
+            topic__collection=collection, task=PASSAGE_RATING, passage_id__in=passage_ids
+        )
+        .order_by()
+        .values_list("topic_id", "passage_id")
+        .distinct()
+    )
+    member = [
+        (int(topic_ids[t]), p) in rated or external[p].startswith(f"{topic_names[t]}:")
+        for t, p in zip(topic.tolist(), passage.tolist(), strict=True)
+    ]
+    return candidates[np.array(member, bool)]
+
+
+def load_collection(
+    collection: Collection,
+    judge: JudgeInfo | None,
+    qrels_source: str | None,
+    runs: Sequence[tuple[int, str]],
+    depth: int | None = None,
+) -> CollectionData:
+    """Ratings, qrels and rankings of ``runs``; ``depth`` bounds the ranked positions whose
+    passages can add rows (None: every position)."""
+    topics = list(
+        Topic.objects.filter(collection=collection).order_by("pk").values_list("pk", "external_id")
+    )
+    topic_ids = np.array([pk for pk, _ in topics], dtype=np.int64)
+    topic_names = [name for _, name in topics]
+    n_topics = len(topics)
+
+    questions = _array(
+        SubQuestion.objects.filter(topic__collection=collection)
+        .order_by("topic_id", "position")
+        .values_list("topic_id", "pk", "is_placeholder"),
+        3,
+    )
+    q_topic = _index(topic_ids, questions[:, 0])
+    q_col = np.arange(len(questions)) - np.searchsorted(q_topic, q_topic, side="left")
+    n_q = int(q_col.max(initial=-1)) + 1
+    question_ids = np.full((n_topics, n_q), -1, np.int64)
+    question_ids[q_topic, q_col] = questions[:, 1]
+    question_valid = np.zeros((n_topics, n_q), bool)
+    question_valid[q_topic, q_col] = questions[:, 2] == 0
+    q_order = np.argsort(questions[:, 1])
+    q_sorted = questions[q_order, 1]
+
+    # Unparsable ratings (NULL) read -1 here and become NaN below: unjudged, counted.
+    judged = int_columns(
+        Judgment.objects.filter(
+            judge_id=judge.id if judge else None,
+            topic__collection=collection,
+            task=PASSAGE_RATING,
+            passage__isnull=False,
+        ),
+        ["topic_id", "subquestion_id", "passage_id", "rating"],
+    )
+    qrel_rows = list(
+        PassageQrel.objects.filter(topic__collection=collection)
+        .order_by()
+        .values_list("topic_id", "passage_id", "grade", "source")
+    )
+    qrel_pairs = _array(((t, p) for t, p, _, _ in qrel_rows), 2)
+    run_rankings = _load_runs(collection, runs, topic_ids)
+
+    base = 1 + max(
+        [int(judged[:, 2].max(initial=0)), int(qrel_pairs[:, 1].max(initial=0))]
+        + [int(r.passage.max(initial=0)) for r in run_rankings]
+    )
+    known = np.unique(
+        np.concatenate(
+            [
+                _index(topic_ids, judged[:, 0]) * base + judged[:, 2],
+                _index(topic_ids, qrel_pairs[:, 0]) * base + qrel_pairs[:, 1],
+            ]
+        )
+    )
+    members = _ranked_members(collection, run_rankings, depth, known, base, topic_ids, topic_names)
+    row_keys = np.union1d(known, members)
+    row_topic = row_keys // base
+    row_index = np.arange(len(row_keys)) - np.searchsorted(row_topic, row_topic, side="left")
+    n_p = int(row_index.max(initial=-1)) + 1
+    row_passage = np.full((n_topics, n_p), -1, np.int64)
+    row_passage[row_topic, row_index] = row_keys % base
+    passage_valid = row_passage >= 0
+
+    ratings = np.full((n_topics, n_p, n_q), np.nan)
+    if len(judged) and len(q_sorted):
+        j_topic = _index(topic_ids, judged[:, 0])
+        j_row = row_index[np.searchsorted(row_keys, j_topic * base + judged[:, 2])]
+        at = np.minimum(np.searchsorted(q_sorted, judged[:, 1]), len(q_sorted) - 1)
+        q_at = q_order[at]
+        # A judgment filed under another topic than its sub-question's is not placed.
+        same = (q_sorted[at] == judged[:, 1]) & (q_topic[q_at] == j_topic)
+        values = np.where(judged[:, 3] < 0, np.nan, judged[:, 3]).astype(np.float64)
+        ratings[j_topic[same], j_row[same], q_col[q_at[same]]] = values[same]
+
+    qrels: list[dict[int, int]] = [{} for _ in range(n_topics)]
+    topic_at = {int(pk): i for i, pk in enumerate(topic_ids)}
+    for t, p, grade, source in qrel_rows:
+        if source == qrels_source:
+            qrels[topic_at[t]][p] = grade
+
+    return CollectionData(
+        collection=collection,
+        judge=judge,
+        topic_ids=topic_ids,
+        topic_names=topic_names,
+        row_passage=row_passage,
+        question_ids=question_ids,
+        ratings=ratings,
+        passage_valid=passage_valid,
+        question_valid=question_valid,
+        qrels_source=qrels_source,
+        qrels=qrels,
+        runs=run_rankings,
+        row_keys=row_keys,
+        row_index=row_index,
+        base=base,
+    )
+
+
+@dataclass(frozen=True)
+class ReportRatings:
+    """One judge's ratings of one system's reports: one row per report (R, Q), NaN = unjudged
+    or unparsable; ``topic`` is each report's topic index."""
+
+    system: str
+    judge: str
+    topic: np.ndarray  # (R,)
+    ratings: np.ndarray  # (R, Q)
+
+
+def report_ratings(data: CollectionData) -> list[ReportRatings]:
+    """Report-coverage judgments of the collection's generated reports, per (system, judge)."""
+    rows = int_columns(
+        Judgment.objects.filter(
+            topic__collection=data.collection, task=REPORT_COVERAGE, output__isnull=False
+        ),
+        ["output_id", "topic_id", "subquestion_id", "judge_id", "rating"],
+    )
+    if not len(rows):
+        return []
+    systems = dict(
+        GeneratedOutput.objects.filter(pk__in=np.unique(rows[:, 0]).tolist()).values_list(
+            "pk", "system"
+        )
+    )
+    judges = dict(
+        Judge.objects.filter(pk__in=np.unique(rows[:, 3]).tolist()).values_list("pk", "name")
+    )
+    present = data.question_ids >= 0
+    flat_ids = data.question_ids[present]
+    order = np.argsort(flat_ids)
+    sq_sorted, sq_where = flat_ids[order], np.argwhere(present)[order]
+    at = np.minimum(np.searchsorted(sq_sorted, rows[:, 2]), len(sq_sorted) - 1)
+    topic = np.searchsorted(data.topic_ids, rows[:, 1])
+    # Judgments of another collection's sub-question, or filed under another topic, are skipped.
+    placed = (sq_sorted[at] == rows[:, 2]) & (sq_where[at, 0] == topic)
+    rows, topic, column = rows[placed], topic[placed], sq_where[at[placed], 1]
+    groups: dict[tuple[str, str], list[int]] = {}
+    for output_id, judge_id in np.unique(rows[:, [0, 3]], axis=0).tolist():
+        groups.setdefault((systems[output_id], judges[judge_id]), []).append(output_id)
+    out = []
+    for (system, judge), outputs in sorted(groups.items()):
+        judge_id = next(pk for pk, name in judges.items() if name == judge)
+        mine = (rows[:, 3] == judge_id) & np.isin(rows[:, 0], outputs)
+        report_row = np.searchsorted(outputs, rows[mine, 0])
+        ratings = np.full((len(outputs), data.question_ids.shape[1]), np.nan)
+        values = rows[mine, 4].astype(np.float64)
+        ratings[report_row, column[mine]] = np.where(values < 0, np.nan, values)
+        report_topic = np.zeros(len(outputs), np.int64)
+        report_topic[report_row] = topic[mine]
+        out.append(ReportRatings(system, judge, report_topic, ratings))
+    return out

@@ -1,0 +1,52 @@
+"""The disagreements page of a collection: topics where coverage and nDCG / Recall rank runs
+differently, and the cells where the LLM judge and people disagree (researchers only)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views import View
+
+from crux_app.models import Collection
+from crux_app.roles import ResearcherRequiredMixin
+from evaluation.crux.disagreements import judge_disagreements, topic_disagreements
+from evaluation.crux.evaluate import evaluate
+from evaluation.crux.inputs import EvaluationInputError
+from evaluation.leaderboard.forms import EvaluationForm
+from evaluation.leaderboard.table import metric_labels
+from evaluation.leaderboard.views import _form, topic_links
+
+# Rows shown per disagreement list; the page says how many there are in all.
+MAX_ROWS = 200
+
+
+class DisagreementsView(ResearcherRequiredMixin, View):
+    """Topics where coverage and nDCG / Recall rank runs differently; LLM-vs-human cells."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        collection = get_object_or_404(Collection, pk=pk)
+        form = _form(EvaluationForm, request, collection)
+        context: dict[str, object] = {"collection": collection, "form": form}
+        if not form.is_valid():
+            return render(request, "evaluation/crux/disagreements.html", context, status=400)
+        params = form.params()
+        try:
+            evaluation = evaluate(collection, params)
+        except EvaluationInputError as error:
+            context["error"] = str(error)
+            return render(request, "evaluation/crux/disagreements.html", context)
+        topics = topic_disagreements(evaluation)
+        cells = judge_disagreements(collection, params.tau, evaluation.judge)
+        topic_pairs = zip(evaluation.topic_ids.tolist(), evaluation.topic_names, strict=True)
+        links = {t["pk"]: t for t in topic_links(collection.pk, list(topic_pairs))}
+        context |= {
+            "evaluation": evaluation,
+            "params": params,
+            "labels": metric_labels(params.k),
+            "topic_rows": [(d, links[d.topic_id]) for d in topics[:MAX_ROWS]],
+            "n_topic_rows": len(topics),
+            "cell_rows": [(c, links[c.topic_id]) for c in cells[:MAX_ROWS]],
+            "n_cell_rows": len(cells),
+            "max_rows": MAX_ROWS,
+        }
+        return render(request, "evaluation/crux/disagreements.html", context)

@@ -1,0 +1,72 @@
+"""CRUX answerability judging of (question, context) items with an LLM: prompts and ratings.
+
+Plain Python (no Django): the judging job (``evaluation.crux.job``) hands in items, each a
+sub-question with a context text (a passage, or a whole generated report), and a generator
+implementing ``backends.base.Generator``; it gets back each item's prompt, raw output and
+parsed 0-5 rating. An output with no rating in it keeps ``rating=None``: it is stored and
+counted as unparsable, never read as 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from evaluation.backends.base import GenerationParams, Generator
+from evaluation.backends.checked_generation import first_samples
+from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS, RubricPrompt, parse_rating
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    key: Hashable  # the caller's id for the item, handed back untouched
+    question: str
+    context: str
+
+
+@dataclass(frozen=True)
+class RatedItem:
+    item: JudgeItem
+    prompt: str
+    raw_output: str
+    rating: int | None  # None: no rating 0-5 could be read from raw_output
+
+    @property
+    def is_parsed(self) -> bool:
+        return self.rating is not None
+
+
+def has_context(text: str) -> bool:
+    """Whether a text can serve as a judge's context (passages without text cannot)."""
+    return bool(text.strip())
+
+
+def judge_params() -> GenerationParams:
+    """The judge's decoding: greedy, at most ``JUDGE_MAX_NEW_TOKENS`` tokens, one sample."""
+    return GenerationParams(max_new_tokens=JUDGE_MAX_NEW_TOKENS, temperature=0.0, num_samples=1)
+
+
+def build_judge_prompts(items: Sequence[JudgeItem], prompt: RubricPrompt) -> list[str]:
+    """The rubric prompt of each item, in item order."""
+    for item in items:
+        if not has_context(item.context):
+            raise ValueError(f"item {item.key!r} has no context text to judge")
+    return [prompt.render(item.question, item.context) for item in items]
+
+
+def rate_items(
+    items: Sequence[JudgeItem],
+    generator: Generator,
+    prompt: RubricPrompt,
+    params: GenerationParams | None = None,
+) -> list[RatedItem]:
+    """Rate every item in one batched generator call; results come back in item order."""
+    if not items:
+        return []
+    prompts = build_judge_prompts(items, prompt)
+    outputs = first_samples(generator, prompts, params or judge_params(), role="judge")
+    rated = []
+    for item, text, output in zip(items, prompts, outputs, strict=True):
+        raw = output.text
+        rated.append(RatedItem(item=item, prompt=text, raw_output=raw, rating=parse_rating(raw)))
+    return rated

@@ -1,0 +1,387 @@
+"""Per-run CRUX evaluation of a collection: coverage, alpha-nDCG, density and ranking metrics.
+
+Semantics (METHODS section 1): the oracle O of a topic is its grade-3 passages in the chosen
+qrels source; a topic without qrels there gets O from the greedy required subset over the
+judge's ratings (and its computed grades serve as its qrels for the ranking metrics). A run's
+context is its top-k per topic (k, or |O| for ``k="oracle"``); a topic the run does not rank
+is an empty context. Run values are means over the topics where a value is defined; how many
+topics were left out, and why, is reported next to them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from crux_app.models import Collection
+from evaluation.crux.data import (
+    CollectionData,
+    RunRanking,
+    load_collection,
+    report_ratings,
+)
+from evaluation.crux.inputs import (
+    EvaluationInputError,
+    JudgeInfo,
+    resolve_judge,
+    resolve_qrels_source,
+    resolve_runs,
+)
+from evaluation.crux.method.alpha_ndcg import DEFAULT_ALPHA, alpha_ndcg
+from evaluation.crux.method.coverage import (
+    REASONS,
+    AnswerableSet,
+    CoverageBatch,
+    Status,
+    answerable_set,
+    context_coverage,
+    report_coverage,
+)
+from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
+from evaluation.crux.method.density import DEFAULT_GAMMA, density
+from evaluation.crux.method.ranking import ranking_metrics
+from evaluation.crux.oracle import Oracle, build_oracle
+from evaluation.crux.token_counts import (
+    WHITESPACE,
+    configured_tokenizer,
+    count_array,
+    token_counts,
+)
+
+K_ORACLE = "oracle"
+METRICS = ("coverage", "alpha_ndcg", "density", "density_norm", "ndcg", "map", "recall", "rprec")
+RECORD_KEYS = ("run", *METRICS, "missing_judgments", "topics")
+
+
+@dataclass(frozen=True)
+class EvaluationParams:
+    judge: str | None = None  # judge name; None = the LLM judge with the most ratings
+    tau: float = 3.0
+    k: int | str = 10  # or K_ORACLE: |O| per topic
+    qrels_source: str | None = None  # None = the source with the most rows
+    run: str | None = None  # None = every run
+    missing_as_zero: bool = False
+    min_relevance: int = 1
+    tokenizer: str | None = None  # None = the configured one (token_counts)
+    gamma: float = DEFAULT_GAMMA
+    alpha: float = DEFAULT_ALPHA
+
+    def __post_init__(self) -> None:
+        if self.k != K_ORACLE and not (isinstance(self.k, int) and self.k >= 1):
+            raise EvaluationInputError(f"k must be an integer >= 1 or {K_ORACLE!r}, got {self.k!r}")
+        if not 0 < self.tau <= 5:
+            raise EvaluationInputError(f"tau must lie in (0, 5], got {self.tau}")
+        if self.min_relevance < 1:
+            raise EvaluationInputError(f"min_relevance must be >= 1, got {self.min_relevance}")
+
+
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def _mean(values: np.ndarray) -> float | None:
+    defined = values[~np.isnan(values)]
+    return float(defined.mean()) if defined.size else None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One run: per-topic values (T,) by metric, NaN where undefined."""
+
+    name: str
+    values: dict[str, np.ndarray]
+    missing: np.ndarray  # (T,) unjudged (context passage, answerable question) triples
+    reasons: list[str | None]  # why coverage is undefined, per topic
+    ranked: np.ndarray  # (T,) bool: the run ranks passages for the topic
+
+    def mean(self, metric: str) -> float | None:
+        return _mean(self.values[metric])
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """Coverage of one system's generated reports under one report judge."""
+
+    system: str
+    judge: str
+    coverage: np.ndarray  # (T,) NaN where the topic has no judged report or it is undefined
+    has_report: np.ndarray  # (T,) bool
+    missing: int
+    threshold: float
+
+    @property
+    def mean(self) -> float | None:
+        return _mean(self.coverage)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    collection: Collection
+    params: EvaluationParams
+    judge: JudgeInfo | None
+    qrels_source: str | None
+    topic_ids: np.ndarray
+    topic_names: list[str]
+    computed_oracle: np.ndarray  # (T,) bool
+    runs: list[RunResult]
+    reports: list[ReportResult] = field(default_factory=list)
+
+    def topics_summary(self, run: RunResult) -> dict[str, int]:
+        return {
+            "evaluated": len(self.topic_names),
+            "undefined_coverage": int(np.isnan(run.values["coverage"]).sum()),
+            # Of those, topics whose answerable set hinges on unjudged required passages.
+            "unjudged_oracle": int(sum(r == REASONS[Status.UNJUDGED_ORACLE] for r in run.reasons)),
+            "computed_oracle": int(self.computed_oracle.sum()),
+            "not_ranked": int((~run.ranked).sum()),
+        }
+
+    def record(self, run: RunResult) -> dict[str, object]:
+        """The run's record: keys exactly RECORD_KEYS, None where undefined."""
+        return {
+            "run": run.name,
+            **{m: run.mean(m) for m in METRICS},
+            "missing_judgments": int(run.missing.sum()),
+            "topics": self.topics_summary(run),
+        }
+
+    def per_topic(self, run: RunResult) -> list[dict[str, object]]:
+        return [
+            {
+                "topic": name,
+                **{m: _number(run.values[m][t]) for m in METRICS},
+                "missing_judgments": int(run.missing[t]),
+                "oracle": "computed" if self.computed_oracle[t] else "qrels",
+                "reason": run.reasons[t],
+            }
+            for t, name in enumerate(self.topic_names)
+        ]
+
+    def records(self) -> list[dict[str, object]]:
+        return [self.record(run) for run in self.runs]
+
+    def metric_table(self) -> dict[str, dict[str, float | None]]:
+        """metric -> run name -> mean value (Kendall tau input)."""
+        return {m: {run.name: run.mean(m) for run in self.runs} for m in METRICS}
+
+    def report_records(self) -> list[dict[str, object]]:
+        return [
+            {
+                "system": r.system,
+                "judge": r.judge,
+                "coverage": r.mean,
+                "missing_judgments": r.missing,
+                "topics": {
+                    "with_report": int(r.has_report.sum()),
+                    "undefined_coverage": int((r.has_report & np.isnan(r.coverage)).sum()),
+                },
+                "threshold": r.threshold,
+            }
+            for r in self.reports
+        ]
+
+
+def _rows(batch: RatingsBatch, idx: np.ndarray) -> RatingsBatch:
+    if len(idx) == batch.n_topics:  # all topics, in order: no copy (nor re-validation)
+        return batch
+    return RatingsBatch(
+        batch.ratings[idx], batch.passage_valid[idx], batch.question_valid[idx], batch.required[idx]
+    )
+
+
+def _take(result: object, idx: np.ndarray) -> object:
+    """The same per-topic dataclass restricted to topics ``idx`` (every field is (T, ...))."""
+    return type(result)(**{f.name: getattr(result, f.name)[idx] for f in fields(result)})
+
+
+def _contexts(
+    data: CollectionData, run: RunRanking, k: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(T, K) row indices (``OUTSIDE`` for other topics' passages and padding) and passage ids
+    (-1 for padding) of each topic's top-k."""
+    width = int(k.max(initial=0))
+    keep = run.position < k[run.topic]
+    topic, position, passage = run.topic[keep], run.position[keep], run.passage[keep]
+    rows = np.full((data.n_topics, width), OUTSIDE, np.int64)
+    ids = np.full((data.n_topics, width), -1, np.int64)
+    rows[topic, position] = data.rows_of(topic, passage)
+    ids[topic, position] = passage
+    return rows, ids
+
+
+def _alpha(
+    batch: RatingsBatch,
+    contexts: np.ndarray,
+    answerable: AnswerableSet,
+    k: np.ndarray,
+    params: EvaluationParams,
+) -> np.ndarray:
+    """alpha-nDCG@k per topic; with per-topic k (|O|), one call per distinct k."""
+    out = np.full(batch.n_topics, np.nan)
+    for cutoff in np.unique(k[k >= 1]):
+        idx = np.flatnonzero(k == cutoff)
+        result = alpha_ndcg(
+            _rows(batch, idx),
+            contexts[idx],
+            _take(answerable, idx),
+            int(cutoff),
+            params.tau,
+            params.alpha,
+        )
+        out[idx] = result.value
+    return out
+
+
+def _density(
+    coverage: CoverageBatch,
+    context_tokens: np.ndarray,
+    oracle_tokens: np.ndarray,
+    params: EvaluationParams,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Raw and normalised density; undefined where a token count is unknown."""
+    known = np.flatnonzero(~np.isnan(context_tokens) & ~np.isnan(oracle_tokens))
+    raw = np.full(len(context_tokens), np.nan)
+    norm = raw.copy()
+    if known.size:
+        result = density(
+            _take(coverage, known), context_tokens[known], oracle_tokens[known], params.gamma
+        )
+        raw[known], norm[known] = result.raw, result.normalised
+    return raw, norm
+
+
+def _ranking(
+    data: CollectionData, run: RunRanking, oracle: Oracle, k: np.ndarray, min_relevance: int
+) -> dict[str, np.ndarray]:
+    """nDCG@k, MAP, R@k, R-Prec per topic against the oracle's qrels, full rankings."""
+    qids = [str(pk) for pk in data.topic_ids]
+    # The run is sorted by topic: split its passage ids at the topic boundaries.
+    bounds = np.searchsorted(run.topic, np.arange(data.n_topics + 1))
+    passages = run.passage.astype(str).tolist()
+    ranking = {q: passages[bounds[i] : bounds[i + 1]] for i, q in enumerate(qids)}
+    qrels = dict(zip(qids, oracle.grades, strict=True))
+    out = {m: np.full(data.n_topics, np.nan) for m in ("ndcg", "map", "recall", "rprec")}
+    for cutoff in np.unique(k[k >= 1]):
+        idx = np.flatnonzero(k == cutoff)
+        scores = ranking_metrics(
+            qrels, {qids[i]: ranking[qids[i]] for i in idx}, (int(cutoff),), min_relevance
+        )
+        names = {"ndcg": f"nDCG@{cutoff}", "map": "MAP", "recall": f"R@{cutoff}", "rprec": "R-Prec"}
+        for i in idx:
+            topic_scores = scores.per_topic[qids[i]]
+            for metric, name in names.items():
+                value = topic_scores[name]
+                out[metric][i] = np.nan if value is None else value
+    return out
+
+
+def _token_sums(ids: np.ndarray, counts: dict[int, int | None]) -> np.ndarray:
+    """Sum of token counts per row of a (T, K) id array (-1 = none); NaN if any is unknown."""
+    values = count_array(counts, ids)
+    values[ids < 0] = 0.0
+    return values.sum(axis=1)
+
+
+def _reports(
+    data: CollectionData, answerable: AnswerableSet, params: EvaluationParams
+) -> list[ReportResult]:
+    out = []
+    for reports in report_ratings(data):
+        # Report-coverage labels are binary (answerable or not): 1 answers. A judge that
+        # rated reports 0-5 uses tau as for passages.
+        judged = reports.ratings[~np.isnan(reports.ratings)]
+        threshold = 1.0 if judged.size == 0 or judged.max() <= 1 else float(params.tau)
+        result = report_coverage(
+            reports.ratings, _take(answerable, reports.topic), threshold, params.missing_as_zero
+        )
+        per_topic = np.full(data.n_topics, np.nan)
+        has_report = np.zeros(data.n_topics, bool)
+        has_report[reports.topic] = True
+        for t in np.unique(reports.topic):
+            values = result.value[reports.topic == t]
+            # Several reports of one system for a topic: their mean, if all are defined.
+            per_topic[t] = values.mean()
+        out.append(
+            ReportResult(
+                reports.system,
+                reports.judge,
+                per_topic,
+                has_report,
+                int(result.missing.sum()),
+                threshold,
+            )
+        )
+    return out
+
+
+def evaluate(collection: Collection, params: EvaluationParams | None = None) -> Evaluation:
+    """Evaluate every run (or ``params.run``) of the collection."""
+    params = params or EvaluationParams()
+    allowed = {None, WHITESPACE, configured_tokenizer()}
+    if params.tokenizer not in allowed:
+        raise EvaluationInputError(
+            f"tokenizer {params.tokenizer!r} is not available; use {WHITESPACE!r} or the "
+            f"configured TOKENIZER_MODEL ({configured_tokenizer()!r})"
+        )
+    judge = resolve_judge(collection, params.judge)
+    source = resolve_qrels_source(collection, params.qrels_source)
+    runs = resolve_runs(collection, params.run)
+    depth = params.k if isinstance(params.k, int) else None
+    data = load_collection(collection, judge, source, runs, depth)
+    oracle = build_oracle(data, params.tau, params.missing_as_zero)
+    batch = data.batch(oracle.required)
+    answerable = answerable_set(batch, params.tau)
+    k = (
+        oracle.required.sum(axis=1)
+        if params.k == K_ORACLE
+        else np.full(data.n_topics, params.k, np.int64)
+    )
+
+    contexts = {run.id: _contexts(data, run, k) for run in data.runs}
+    needed = np.concatenate(
+        [data.row_passage[oracle.required]] + [ids[ids >= 0] for _, ids in contexts.values()]
+    )
+    counts = token_counts(needed.tolist(), params.tokenizer)
+    oracle_ids = np.where(oracle.required, data.row_passage, -1)
+    oracle_tokens = _token_sums(oracle_ids, counts)
+
+    results = []
+    for run in data.runs:
+        rows, ids = contexts[run.id]
+        coverage = context_coverage(batch, rows, answerable, params.tau, params.missing_as_zero)
+        raw, norm = _density(coverage, _token_sums(ids, counts), oracle_tokens, params)
+        values = {
+            "coverage": coverage.value,
+            "alpha_ndcg": _alpha(batch, rows, answerable, k, params),
+            "density": raw,
+            "density_norm": norm,
+            **_ranking(data, run, oracle, k, params.min_relevance),
+        }
+        reasons = [REASONS[Status(int(s))] for s in coverage.status]
+        results.append(
+            RunResult(run.name, values, coverage.missing, reasons, run.topics_ranked(data.n_topics))
+        )
+    return Evaluation(
+        collection=collection,
+        params=params,
+        judge=judge,
+        qrels_source=source,
+        topic_ids=data.topic_ids,
+        topic_names=data.topic_names,
+        computed_oracle=oracle.computed,
+        runs=results,
+        reports=_reports(data, answerable, params),
+    )
+
+
+__all__ = [
+    "K_ORACLE",
+    "METRICS",
+    "RECORD_KEYS",
+    "Evaluation",
+    "EvaluationParams",
+    "RunResult",
+    "evaluate",
+]

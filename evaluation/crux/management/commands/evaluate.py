@@ -1,0 +1,99 @@
+"""manage.py evaluate --collection NAME [--judge J] [--tau 3] [--k 10|oracle] [--format json|csv]
+[--per-topic] [--run RUN] [--qrels-source S] [--missing-as-zero] [--reports]
+[--required-agreement]."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from evaluation.crux.evaluate import K_ORACLE, EvaluationParams, evaluate
+from evaluation.crux.inputs import EvaluationInputError, resolve_collection
+from evaluation.crux.output import FORMATS, render_reports, render_runs
+from evaluation.crux.required_agreement import required_grade_agreement
+from evaluation.leaderboard.columns import column_values
+
+
+def _k(value: str) -> int | str:
+    if value == K_ORACLE:
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise CommandError(f"--k must be an integer >= 1 or {K_ORACLE!r}, got {value!r}") from None
+
+
+class Command(BaseCommand):
+    help = (
+        "Evaluate a collection's runs with CRUX coverage, alpha-nDCG@k, density and nDCG@k / "
+        "MAP / Recall@k / R-Prec; prints one record per run (undefined values: null / empty)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--collection", required=True, help="collection name")
+        parser.add_argument(
+            "--judge", help="judge name (default: the LLM judge with the most judgments)"
+        )
+        parser.add_argument("--tau", type=float, default=3.0, help="answerability threshold")
+        parser.add_argument("--k", type=_k, default=10, help="context depth, or 'oracle' = |O|")
+        parser.add_argument("--format", choices=FORMATS, default="json")
+        parser.add_argument("--per-topic", action="store_true", help="add per-topic values")
+        parser.add_argument("--run", help="evaluate only this run")
+        parser.add_argument(
+            "--qrels-source", help="passage qrels source (default: the one with most rows)"
+        )
+        parser.add_argument(
+            "--missing-as-zero",
+            action="store_true",
+            help="read unjudged ratings as 0 instead of leaving values undefined",
+        )
+        parser.add_argument(
+            "--min-relevance", type=int, default=1, help="lowest qrels grade counted relevant"
+        )
+        parser.add_argument(
+            "--tokenizer",
+            help="density tokenizer: the configured one by default, or 'whitespace'",
+        )
+        parser.add_argument(
+            "--reports",
+            action="store_true",
+            help="print the coverage of generated reports (per system and judge) instead",
+        )
+        parser.add_argument(
+            "--required-agreement",
+            action="store_true",
+            help="print how the greedy required subset agrees with the imported grades (JSON)",
+        )
+
+    def handle(self, *args, **options) -> None:
+        try:
+            collection = resolve_collection(options["collection"])
+            if options["required_agreement"]:
+                result = required_grade_agreement(
+                    collection,
+                    options["judge"],
+                    options["tau"],
+                    options["qrels_source"],
+                    options["missing_as_zero"],
+                )
+                self.stdout.write(json.dumps(result.as_record(), indent=2))
+                return
+            params = EvaluationParams(
+                judge=options["judge"],
+                tau=options["tau"],
+                k=options["k"],
+                qrels_source=options["qrels_source"],
+                run=options["run"],
+                missing_as_zero=options["missing_as_zero"],
+                min_relevance=options["min_relevance"],
+                tokenizer=options["tokenizer"],
+            )
+            evaluation = evaluate(collection, params)
+        except EvaluationInputError as error:
+            raise CommandError(str(error)) from None
+        if options["reports"]:
+            text = render_reports(evaluation, options["format"])
+        else:
+            runs = [run.name for run in evaluation.runs]
+            extra = column_values(collection, params, runs)
+            text = render_runs(evaluation, options["format"], options["per_topic"], extra)
+        self.stdout.write(text.rstrip("\n"))

@@ -1,0 +1,144 @@
+"""Forms of the coverage-matrix page: the matrix selectors and the expert rubric rating."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from crux_app.models import Passage, SubQuestion, Topic
+from evaluation.crux.matrix.matrix import (
+    DEFAULT_K,
+    DEFAULT_TAU,
+    MAX_K,
+    JudgeChoice,
+    MatrixOptions,
+    RunChoice,
+)
+from evaluation.crux.method.judge_prompts import RUBRIC_GUIDELINE
+
+# A panel left open overnight still saves; the stored time is capped instead of refused.
+MAX_TIME_SPENT_MS = 24 * 3600 * 1000
+MAX_RATIONALE_CHARS = 5000
+
+
+@dataclass(frozen=True)
+class MatrixSelection:
+    judge: JudgeChoice | None
+    run: RunChoice | None
+    tau: int
+    k: int
+
+
+class MatrixSelectionForm(forms.Form):
+    """GET selectors; a missing or invalid value falls back to its default (and says so)."""
+
+    judge = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    run = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    tau = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, choices=[(t, str(t)) for t in range(1, 6)]
+    )
+    k = forms.IntegerField(required=False, min_value=1, max_value=MAX_K)
+
+    def __init__(self, *args: Any, options: MatrixOptions, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.options = options
+        self.fields["judge"].choices = [
+            (j.id, f"{j.name} ({j.kind}, {j.n_judgments})") for j in options.judges
+        ]
+        self.fields["run"].choices = [(r.id, r.name) for r in options.runs]
+
+    def selection(self) -> MatrixSelection:
+        """The chosen values, defaults where a value is missing or invalid."""
+        data = self.cleaned_data if self.is_valid() else _valid_part(self)
+        judge = self.options.judge(data.get("judge")) or self.options.default_judge
+        run = self.options.run(data.get("run")) or self.options.default_run
+        return MatrixSelection(
+            judge=judge,
+            run=run,
+            tau=data.get("tau") or DEFAULT_TAU,
+            k=data.get("k") or DEFAULT_K,
+        )
+
+
+def _valid_part(form: forms.Form) -> dict[str, Any]:
+    return {name: value for name, value in form.cleaned_data.items() if name not in form.errors}
+
+
+RATING_CHOICES = [(r, str(r)) for r in range(5, -1, -1)]
+
+
+class RubricRatingForm(forms.Form):
+    """A researcher's own 0-5 rating of a (sub-question, passage) cell, with the CRUX rubric."""
+
+    guideline = RUBRIC_GUIDELINE
+
+    subquestion = forms.ModelChoiceField(
+        queryset=SubQuestion.objects.none(),
+        label="Sub-question",
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": "Unknown sub-question for this topic."},
+    )
+    passage = forms.ModelChoiceField(
+        queryset=Passage.objects.none(),
+        label="Passage",
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": "Unknown passage for this collection."},
+    )
+    rating = forms.TypedChoiceField(
+        choices=RATING_CHOICES,
+        coerce=int,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose a rating from 0 to 5.",
+            "invalid_choice": "The rating must be a whole number from 0 to 5.",
+        },
+    )
+    rationale = forms.CharField(
+        required=False,
+        max_length=MAX_RATIONALE_CHARS,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 3, "placeholder": "Select text in the passage, or type"}
+        ),
+    )
+    rationale_start = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    rationale_end = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    time_spent_ms = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, topic: Topic, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["subquestion"].queryset = SubQuestion.objects.filter(
+            topic=topic, is_placeholder=False
+        )
+        self.fields["passage"].queryset = Passage.objects.filter(collection_id=topic.collection_id)
+
+    def clean_time_spent_ms(self) -> int | None:
+        value = self.cleaned_data.get("time_spent_ms")
+        return None if value is None else min(value, MAX_TIME_SPENT_MS)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("rationale_start"), data.get("rationale_end")
+        if (start is None) != (end is None):
+            self.add_error("rationale", "A rationale span needs both a start and an end offset.")
+        elif start is not None and end is not None:
+            self._check_span(data, start, end)
+            return data  # kept verbatim: the offsets point at exactly this text
+        data["rationale"] = (data.get("rationale") or "").strip()
+        return data
+
+    def _check_span(self, data: dict[str, Any], start: int, end: int) -> None:
+        """The offsets must select exactly the rationale text inside the passage."""
+        passage = data.get("passage")
+        if passage is None:
+            return  # the passage error is reported on its own field
+        if not start < end <= len(passage.text):
+            self.add_error(
+                "rationale",
+                f"The selected span {start}-{end} lies outside the passage "
+                f"({len(passage.text)} characters).",
+            )
+        elif passage.text[start:end] != data.get("rationale", ""):
+            self.add_error("rationale", "The rationale differs from the selected passage text.")

@@ -1,0 +1,139 @@
+"""The topic coverage-matrix page and its cell drill-down panel (researchers only)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views import View
+from django_htmx.http import trigger_client_event
+
+from crux_app.models import Topic
+from crux_app.roles import ResearcherRequiredMixin
+from evaluation.crux.matrix.cell import CellDetail, ExpertRating, cell_detail, record_expert_rating
+from evaluation.crux.matrix.figure import matrix_payload
+from evaluation.crux.matrix.forms import MatrixSelectionForm, RubricRatingForm
+from evaluation.crux.matrix.matrix import DEFAULT_TAU, build_matrix, matrix_options
+
+# The page listens for this event (sent in HX-Trigger) and reloads the matrix.
+MATRIX_CHANGED = "matrix-changed"
+
+
+def _topic(collection_pk: int, pk: int) -> Topic:
+    return get_object_or_404(
+        Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
+    )
+
+
+def _int_param(params: QueryDict, name: str) -> int | None:
+    value = params.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
+def _initial(cell: CellDetail) -> dict[str, object]:
+    """The rating form pre-filled with the researcher's stored rating of the cell, if any."""
+    initial: dict[str, object] = {"subquestion": cell.subquestion.pk, "passage": cell.passage.pk}
+    if cell.own is not None:
+        initial |= {
+            "rating": cell.own.rating,
+            "rationale": cell.own.rationale,
+            "rationale_start": cell.own.rationale_start,
+            "rationale_end": cell.own.rationale_end,
+        }
+    return initial
+
+
+class TopicMatrixView(ResearcherRequiredMixin, View):
+    def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
+        topic = _topic(collection_pk, pk)
+        options = matrix_options(topic)
+        form = MatrixSelectionForm(request.GET, options=options)
+        selection = form.selection()
+        matrix = build_matrix(
+            topic, options, selection.judge, selection.run, selection.tau, selection.k
+        )
+        cell_url = reverse("crux-topic-cell", args=[topic.collection_id, topic.pk])
+        context = {
+            "topic": topic,
+            "form": form,
+            "selection": selection,
+            "matrix": matrix,
+            "payload": matrix_payload(matrix, cell_url),
+        }
+        # Selector changes and refreshes swap only the matrix area.
+        partial = request.htmx and not request.htmx.boosted
+        template = (
+            "evaluation/crux/_matrix_area.html" if partial else "evaluation/crux/topic_matrix.html"
+        )
+        response = render(request, template, context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+
+
+class MatrixCellView(ResearcherRequiredMixin, View):
+    """GET ?sq=&passage= shows a cell; POST stores the researcher's own rating of it."""
+
+    template = "evaluation/crux/_cell_panel.html"
+
+    def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
+        topic = _topic(collection_pk, pk)
+        sq_id, passage_id = _int_param(request.GET, "sq"), _int_param(request.GET, "passage")
+        if sq_id is None or passage_id is None:
+            raise Http404("A cell needs integer 'sq' and 'passage' parameters.")
+        cell = cell_detail(topic, sq_id, passage_id, request.user)
+        if cell is None:
+            raise Http404("No such sub-question and passage in this topic.")
+        form = RubricRatingForm(initial=_initial(cell), topic=topic)
+        return self._panel(request, topic, cell, form)
+
+    def post(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
+        topic = _topic(collection_pk, pk)
+        form = RubricRatingForm(request.POST, topic=topic)
+        if not form.is_valid():
+            sq, passage = form.cleaned_data.get("subquestion"), form.cleaned_data.get("passage")
+            cell = cell_detail(topic, sq.pk, passage.pk, request.user) if sq and passage else None
+            # 200, as a classic form re-render: htmx swaps it in and the browser logs no error.
+            return self._panel(request, topic, cell, form)
+        data = form.cleaned_data
+        judgment, created = record_expert_rating(
+            request.user,
+            topic,
+            ExpertRating(
+                subquestion=data["subquestion"],
+                passage=data["passage"],
+                rating=data["rating"],
+                rationale=data["rationale"],
+                rationale_start=data.get("rationale_start"),
+                rationale_end=data.get("rationale_end"),
+                time_spent_ms=data.get("time_spent_ms"),
+            ),
+        )
+        cell = cell_detail(topic, judgment.subquestion_id, judgment.passage_id, request.user)
+        form = RubricRatingForm(initial=_initial(cell), topic=topic)
+        response = self._panel(request, topic, cell, form, saved="saved" if created else "updated")
+        return trigger_client_event(
+            response,
+            MATRIX_CHANGED,
+            {"subquestion": judgment.subquestion_id, "passage": judgment.passage_id},
+        )
+
+    def _panel(
+        self,
+        request: HttpRequest,
+        topic: Topic,
+        cell: CellDetail | None,
+        form: RubricRatingForm,
+        *,
+        saved: str = "",
+    ) -> HttpResponse:
+        tau = _int_param(request.GET, "tau")
+        context = {
+            "topic": topic,
+            "cell": cell,
+            "form": form,
+            "saved": saved,
+            "tau": tau if tau is not None and 1 <= tau <= 5 else DEFAULT_TAU,
+            "selected_judge_id": _int_param(request.GET, "judge"),
+        }
+        return render(request, self.template, context)

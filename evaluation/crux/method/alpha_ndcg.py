@@ -1,0 +1,176 @@
+"""Ranked coverage: alpha-nDCG@k over answerable sub-questions (METHODS section 1), any k.
+
+Each answerable sub-question is a subtopic; a passage is relevant to it iff r >= tau. The
+run's real rank order is used (no re-sorting by score). Conventions follow ndeval (TREC Web
+track, also behind ir_measures' pyndeval provider), so results match it exactly for k <= 20:
+
+- gain at rank j = sum over subtopics of rel * (1 - alpha) ** (relevant passages above j);
+  discount 1 / log2(j + 1); alpha-nDCG@k = alpha-DCG@k / ideal alpha-DCG@k.
+- The ideal ranking is ndeval's greedy one over all the topic's passages (rows): at each rank
+  take the passage with the largest gain given those already taken; ndeval breaks ties by the
+  larger docno, we by the larger row index, so rows in ascending passage-id order (and
+  subtopics numbered in question order) reproduce ndeval exactly.
+- An unjudged rating (NaN) counts as not relevant, as an unjudged document does in ndeval;
+  the count of such (top-k passage, answerable question) triples is reported (``missing``).
+
+Deliberate differences from ndeval: a topic without answerable sub-question has an undefined
+value (NaN / None; ndeval reports 0). An empty run scores 0 (ndeval has no row for it;
+ir_measures fills in 0).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluation.crux.method.coverage import DEFAULT_TAU, AnswerableSet, answerable_set, check_tau
+from evaluation.crux.method.crux_ratings import (
+    OUTSIDE,
+    RatingsBatch,
+    TopicRatings,
+    context_ratings,
+    stack_contexts,
+)
+
+DEFAULT_ALPHA = 0.5
+
+
+@dataclass(frozen=True)
+class AlphaNDCGBatch:
+    """Per-topic (T,) arrays: alpha-nDCG@k (NaN when A is empty), alpha-DCG@k, ideal DCG@k."""
+
+    value: np.ndarray
+    dcg: np.ndarray
+    ideal_dcg: np.ndarray
+    missing: np.ndarray  # NaN (top-k passage, answerable question) triples, counted as 0
+
+    def topic(self, t: int) -> float | None:
+        return None if np.isnan(self.value[t]) else float(self.value[t])
+
+
+def discounts(k: int) -> np.ndarray:
+    """1 / log2(rank + 1) for ranks 1..k."""
+    return 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
+
+
+def _relevance(batch: RatingsBatch, answerable: AnswerableSet, tau: float) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        rel = batch.ratings >= tau
+    return rel & answerable.mask[:, None, :] & batch.passage_valid[:, :, None]
+
+
+def run_gains(run_rel: np.ndarray, alpha: float) -> np.ndarray:
+    """(T, K, Q) relevance of the ranked passages -> (T, K) novelty-discounted gains."""
+    rel = run_rel.astype(np.int64)
+    seen_before = np.cumsum(rel, axis=1) - rel
+    return (rel * (1.0 - alpha) ** seen_before).sum(axis=2)
+
+
+def _sums_exact_in_any_order(alpha: float, steps: int, n_subtopics: int) -> bool:
+    """Whether every greedy score is exact whatever the summation order.
+
+    Gains are (1 - alpha) ** c with c <= steps. When 1 - alpha = 2 ** -m they are powers of
+    two, and a sum of n of them down to 2 ** -(m * steps) fits a double's 53-bit mantissa
+    exactly when m * steps + bits(n) <= 52 (alpha = 0.5: up to k = 48 with 15 subtopics).
+    """
+    base = 1.0 - alpha
+    if base == 1.0:
+        return True
+    m = round(-np.log2(base))
+    return bool(m > 0 and base == 2.0**-m and m * steps + n_subtopics.bit_length() <= 52)
+
+
+def _rescore_in_ndeval_order(
+    scores: np.ndarray, available: np.ndarray, pool_f: np.ndarray, subtopic_gain: np.ndarray
+) -> np.ndarray:
+    """Recompute the near-best scores summing subtopic by subtopic, as ndeval does.
+
+    Ties are decided on exact equality, so when the summation order can change the rounding
+    (alpha other than 0.5, or deep k) the contenders must round exactly as ndeval's do. A
+    passage more than 1e-9 below the best cannot win in either order (rounding errors are
+    ~1e-14), so only the few near the best are recomputed; the rest drop out.
+    """
+    near = available & (scores >= scores.max(axis=1, keepdims=True) - 1e-9)
+    ti, ri = np.nonzero(near)
+    exact = np.zeros(ti.shape[0])
+    for j in range(subtopic_gain.shape[1]):
+        exact += pool_f[ti, ri, j] * subtopic_gain[ti, j]
+    rescored = np.full(scores.shape, -np.inf)
+    rescored[ti, ri] = exact
+    return rescored
+
+
+def ideal_gains(rel: np.ndarray, k: int, alpha: float) -> np.ndarray:
+    """ndeval's greedy ideal ranking over (T, P, Q) passage relevance -> (T, k) gains."""
+    t, _, q = rel.shape
+    gains = np.zeros((t, k))
+    has_rel = rel.any(axis=2)
+    # Only passages relevant to some subtopic can ever gain; keep them, in row order, so the
+    # greedy runs over R <= P columns and at most min(k, R) steps.
+    order = np.argsort(~has_rel, axis=1, kind="stable")
+    r = int(has_rel.sum(axis=1).max(initial=0))
+    order = order[:, :r]
+    pool_valid = np.take_along_axis(has_rel, order, axis=1)
+    pool = np.take_along_axis(rel, order[:, :, None], axis=1) & pool_valid[:, :, None]
+    steps = min(k, r)
+    any_order = _sums_exact_in_any_order(alpha, steps, q)
+    pool_f = pool.astype(np.float64)
+    subtopic_gain = np.ones((t, q))
+    available = pool_valid.copy()
+    rows = np.arange(t)
+    for step in range(steps):
+        scores = np.matmul(pool_f, subtopic_gain[:, :, None])[:, :, 0]
+        scores[~available] = -1.0
+        if not any_order:
+            scores = _rescore_in_ndeval_order(scores, available, pool_f, subtopic_gain)
+        # Ties go to the last (largest) row, as ndeval's go to the largest docno.
+        pick = r - 1 - np.argmax(scores[:, ::-1], axis=1)
+        best = scores[rows, pick]
+        gains[:, step] = np.maximum(best, 0.0)
+        available[rows, pick] = False
+        taken = pool[rows, pick] & (best > 0)[:, None]
+        subtopic_gain = np.where(taken, subtopic_gain * (1.0 - alpha), subtopic_gain)
+    return gains
+
+
+def alpha_ndcg(
+    batch: RatingsBatch,
+    contexts: np.ndarray,
+    answerable: AnswerableSet,
+    k: int,
+    tau: float = DEFAULT_TAU,
+    alpha: float = DEFAULT_ALPHA,
+) -> AlphaNDCGBatch:
+    """alpha-nDCG@k of each topic's ranked context ((T, K) row indices, ``OUTSIDE`` = 0)."""
+    tau = check_tau(tau)
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    if not 0 <= alpha < 1:
+        raise ValueError(f"alpha must lie in [0, 1), got {alpha}")
+    contexts = np.asarray(contexts, dtype=np.int64)
+    top = np.full((batch.n_topics, k), OUTSIDE, dtype=np.int64)
+    width = min(k, contexts.shape[1]) if contexts.ndim == 2 else 0
+    top[:, :width] = contexts[:, :width]
+    run = context_ratings(batch, top)
+    with np.errstate(invalid="ignore"):
+        run_rel = (run >= tau) & answerable.mask[:, None, :]
+    missing = (np.isnan(run) & answerable.mask[:, None, :]).sum(axis=(1, 2))
+    disc = discounts(k)
+    dcg = run_gains(run_rel, alpha) @ disc
+    ideal = ideal_gains(_relevance(batch, answerable, tau), k, alpha) @ disc
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = np.where(answerable.size > 0, dcg / np.where(ideal > 0, ideal, 1.0), np.nan)
+    return AlphaNDCGBatch(value=value, dcg=dcg, ideal_dcg=ideal, missing=missing)
+
+
+def topic_alpha_ndcg(
+    topic: TopicRatings,
+    context: Sequence[int],
+    k: int,
+    tau: float = DEFAULT_TAU,
+    alpha: float = DEFAULT_ALPHA,
+) -> float | None:
+    """alpha-nDCG@k of one ranked context; None when the topic has no answerable question."""
+    batch = RatingsBatch.single(topic)
+    answerable = answerable_set(batch, tau)
+    return alpha_ndcg(batch, stack_contexts([context]), answerable, k, tau, alpha).topic(0)

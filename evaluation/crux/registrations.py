@@ -1,0 +1,83 @@
+"""What CRUX adds to the shared registries: the judging job, its comparison sources, its links
+on the collection and topic pages (called from ``CruxConfig.ready``)."""
+
+from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.page_links import PageLink, register_link
+from evaluation.agreement.label_tables import load_judgment_table
+from evaluation.agreement.sources import (
+    BINARY_CLASSES,
+    RATING_CATEGORIES,
+    ComparisonSource,
+    Scale,
+    register_source,
+)
+from evaluation.crux.job import KIND
+
+JUDGE_TITLE = "Rate with the configured LLM judge every item it has not rated yet"
+
+
+def _has_outputs(page) -> bool:
+    return bool(getattr(page, "outputs", None))
+
+
+def register() -> None:
+    register_kind(
+        JobKind(
+            name=KIND,
+            label="Judge answerability",
+            task_name="evaluation.crux.tasks.gpu_judge",
+            description=(
+                "CRUX 0-5 rubric ratings by an LLM judge of the (sub-question, passage or "
+                "report) items of a scope that the judge has not rated yet."
+            ),
+        )
+    )
+    for link in [
+        PageLink("crux-disagreements", "Disagreements", "crux-disagreements", "collection", 20),
+        PageLink("crux-start", "Judge missing items…", "crux-start", "collection", 40),
+        PageLink("crux-topic", "Coverage matrix", "crux-topic", "topic", 10),
+        PageLink(
+            "crux-judge-topic",
+            "Judge missing passage items (LLM)",
+            "crux-start",
+            "topic",
+            90,
+            title=JUDGE_TITLE,
+            post_fields={"scope": "collection", "topic": "{topic}"},
+            collection_url=True,
+        ),
+        PageLink(
+            "crux-judge-topic-outputs",
+            "Judge missing report items (LLM)",
+            "crux-start",
+            "topic",
+            91,
+            title=JUDGE_TITLE,
+            post_fields={"scope": "outputs", "topic": "{topic}"},
+            shown=_has_outputs,
+            collection_url=True,
+        ),
+    ]:
+        register_link(link)
+    register_source(
+        ComparisonSource(
+            key="passage_rating",
+            title="Passage x sub-question answerability rating, 0-5 (CRUX task 2)",
+            scale=Scale.ORDINAL,
+            machine="LLM judge",
+            categories=RATING_CATEGORIES,
+            class_names=BINARY_CLASSES,
+            loader=load_judgment_table,
+        )
+    )
+    register_source(
+        ComparisonSource(
+            key="report_coverage",
+            title="Report x sub-question: is it answered in the report, yes/no (CRUX task 1)",
+            scale=Scale.BINARY,
+            machine="LLM judge",
+            categories=(0.0, 1.0),
+            class_names=BINARY_CLASSES,
+            loader=load_judgment_table,
+        )
+    )

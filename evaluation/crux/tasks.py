@@ -1,0 +1,21 @@
+"""The CRUX judging Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+
+from celery import shared_task
+
+from crux_app.models import Job
+from evaluation.backends.model_ids import judge_model
+from evaluation.crux.job import JudgeModel, run_judge_job
+
+
+def judge_model_for(model: str | None) -> JudgeModel:
+    handle = judge_model(model)
+    return JudgeModel(model_id=handle.model_id, load=handle.load)
+
+
+@shared_task(name="evaluation.crux.tasks.gpu_judge", ignore_result=True)
+def gpu_judge(job_id: int) -> None:
+    """Rate the missing items of a ``judge_answerability`` job with its LLM judge."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return  # deleted before a worker got to it: nothing to do
+    run_judge_job(job, judge_model_for)

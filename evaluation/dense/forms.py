@@ -1,0 +1,100 @@
+"""The form that starts a DENSE job, and the researcher's yes/no judgment of one decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+
+from crux_app.jobs.forms import CollectionJobForm
+from crux_app.models import Run, Topic
+from evaluation.dense.job import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_K,
+    DEFAULT_MAX_STEPS,
+    KIND,
+    DenseJobParams,
+)
+from evaluation.dense.labels import record_label
+from evaluation.dense.method.graph import DEFAULT_THRESHOLD
+from evaluation.dense.models import DenseLabel, DenseResult
+
+
+class DenseJobForm(CollectionJobForm):
+    job_kind = KIND
+
+    run = forms.ModelChoiceField(queryset=Run.objects.none(), empty_label=None)
+    k = forms.IntegerField(min_value=1, max_value=20, initial=DEFAULT_K, label="Top k")
+    threshold = forms.FloatField(
+        min_value=0.0, initial=DEFAULT_THRESHOLD, label="Uncertain when DSE >"
+    )
+    refine = forms.BooleanField(
+        required=False, initial=True, label="Refine uncertain questions (Algorithm 3)"
+    )
+    chunking = forms.BooleanField(
+        required=False, initial=True, label="Semantic chunks for uncertain questions (Algorithm 2)"
+    )
+    max_steps = forms.IntegerField(
+        min_value=1, max_value=10, initial=DEFAULT_MAX_STEPS, label="Refinement steps at most"
+    )
+    pool = forms.IntegerField(
+        min_value=1, max_value=100, initial=20, label="Refinement pool (ranked passages)"
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("pool") is not None and data.get("k") is not None and data["pool"] < data["k"]:
+            self.add_error("pool", "The refinement pool must hold at least k passages.")
+        return data
+
+    def params(self) -> DenseJobParams:
+        d = self.cleaned_data
+        return DenseJobParams(
+            run_id=d["run"].pk,
+            k=d["k"],
+            threshold=d["threshold"],
+            refine=d["refine"],
+            chunking=d["chunking"],
+            max_steps=d["max_steps"],
+            pool=d["pool"],
+            batch_size=DEFAULT_BATCH_SIZE,
+        )
+
+    def job_params(self) -> dict[str, Any]:
+        return self.params().as_params(self.cleaned_data["run"])
+
+
+class DenseLabelForm(forms.Form):
+    result = forms.ModelChoiceField(
+        queryset=DenseResult.objects.none(),
+        error_messages={"invalid_choice": "No such DENSE result on this topic."},
+    )
+    kind = forms.ChoiceField(choices=DenseLabel.Kind.choices)
+    i = forms.IntegerField(min_value=0, initial=0)
+    j = forms.IntegerField(min_value=0, initial=0)
+    answer = forms.ChoiceField(
+        choices=[("yes", "Yes"), ("no", "No")], error_messages={"required": "Answer yes or no."}
+    )
+
+    def __init__(self, *args, topic: Topic, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["result"].queryset = DenseResult.objects.filter(topic=topic)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        result, kind, i, j = (data.get(n) for n in ("result", "kind", "i", "j"))
+        if result is None or kind is None or i is None or j is None:
+            return data
+        n = result.n_responses
+        if kind == DenseLabel.Kind.ANSWER_CORRECT and (i, j) != (0, 0):
+            raise forms.ValidationError("The original answer is judged with i = j = 0.")
+        if kind == DenseLabel.Kind.REPHRASE_FAITHFUL and not (1 <= i < n and j == 0):
+            raise forms.ValidationError(f"Result {result.pk} has no chunk {i}.")
+        if kind == DenseLabel.Kind.RESPONSE_EQUIVALENT and not (0 <= i < j < n):
+            raise forms.ValidationError(f"Result {result.pk} has no response pair {i}, {j}.")
+        return data
+
+    def save(self, user: AbstractBaseUser) -> tuple[DenseLabel, bool]:
+        d = self.cleaned_data
+        return record_label(user, d["result"], d["kind"], d["i"], d["j"], d["answer"] == "yes")

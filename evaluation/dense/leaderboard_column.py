@@ -1,0 +1,43 @@
+"""The leaderboard's "DENSE uncertain share" column: per run, the share of questions whose
+DSE is above the threshold, from stored rows (the leaderboard's k when DENSE ran with it,
+else the k with the most questions)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from evaluation.dense.stored_results import latest_results
+from evaluation.leaderboard.columns import RunColumn
+
+if TYPE_CHECKING:
+    from crux_app.models import Collection
+    from evaluation.crux.evaluate import EvaluationParams
+
+KEY = "dense_uncertain_share"
+
+
+def uncertain_share(
+    collection: Collection, params: EvaluationParams, run_names: list[str]
+) -> dict[str, float | None]:
+    by_run: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for row in latest_results(collection):
+        by_run[row.run.name][row.k].append(row.uncertain)
+    out: dict[str, float | None] = {}
+    for name in run_names:
+        per_k = by_run.get(name)
+        if not per_k:
+            out[name] = None
+            continue
+        k = params.k if params.k in per_k else max(per_k, key=lambda n: (len(per_k[n]), n))
+        flags = per_k[k]
+        out[name] = sum(flags) / len(flags)
+    return out
+
+
+COLUMN = RunColumn(
+    key=KEY,
+    label="DENSE uncertain",
+    values=uncertain_share,
+    description="share of questions with DSE above the threshold (lower is better)",
+)

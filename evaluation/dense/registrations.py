@@ -1,0 +1,36 @@
+"""What DENSE adds to the shared registries: its job kind, the uncertain-share leaderboard
+column, its three agreement sources and its page link (called from ``DenseConfig.ready``)."""
+
+from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.page_links import PageLink, register_link
+from evaluation.dense.agreement_sources import register_sources
+from evaluation.dense.job import KIND, DenseJobParams
+from evaluation.dense.leaderboard_column import COLUMN
+from evaluation.leaderboard.columns import register_column
+
+DEMO_K = 3
+
+
+def _demo(run, first_topic):
+    return DenseJobParams(run_id=run.pk, k=DEMO_K).as_params(run), None
+
+
+def register() -> None:
+    register_kind(
+        JobKind(
+            name=KIND,
+            label="DENSE",
+            task_name="evaluation.dense.tasks.gpu_dense",
+            description=(
+                "DENSE uncertainty of each question under a run's top-k: rephrased chunks, "
+                "greedy answers, the entailment graph, DSE, chunk diagnosis and refinement."
+            ),
+            demo=_demo,
+            demo_order=2,
+        )
+    )
+    register_link(
+        PageLink("dense-collection", "DENSE uncertainty", "dense-collection", "collection", 60)
+    )
+    register_column(COLUMN)
+    register_sources()

@@ -1,0 +1,30 @@
+"""The DENSE Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+
+from celery import shared_task
+
+from crux_app.models import Job
+from evaluation.backends.model_ids import embedder_model, generator_model, nli_model
+from evaluation.dense.job import DenseModels, run_dense_job
+
+
+def dense_models() -> DenseModels:
+    """The workers' generator, NLI judge (NLI_MODEL: empty = DENSE's B.2 prompt on the
+    generator, else an NLI classifier) and embedder; ids are known without loading them."""
+    generator, nli, embedder = generator_model(), nli_model(), embedder_model()
+    return DenseModels(
+        generator_id=generator.model_id,
+        nli_id=nli.model_id,
+        embedder_id=embedder.model_id,
+        load_generator=generator.load,
+        load_nli=nli.load,
+        load_embedder=embedder.load,
+    )
+
+
+@shared_task(name="evaluation.dense.tasks.gpu_dense", ignore_result=True)
+def gpu_dense(job_id: int) -> None:
+    """Evaluate and store the missing DENSE rows of a ``dense`` job."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return  # deleted before a worker got to it: nothing to do
+    run_dense_job(job, dense_models())

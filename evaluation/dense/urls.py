@@ -1,0 +1,27 @@
+"""DENSE uncertainty pages, mounted at the site root by ``crux_app.urls``."""
+
+from django.urls import path
+
+from evaluation.dense.views import (
+    CollectionDenseView,
+    DenseLabelView,
+    DenseStartView,
+    TopicDenseView,
+)
+
+urlpatterns = [
+    path(
+        "collections/<int:collection_pk>/dense/start/", DenseStartView.as_view(), name="dense-start"
+    ),
+    path("collections/<int:pk>/dense/", CollectionDenseView.as_view(), name="dense-collection"),
+    path(
+        "collections/<int:collection_pk>/topics/<int:pk>/dense/",
+        TopicDenseView.as_view(),
+        name="dense-topic",
+    ),
+    path(
+        "collections/<int:collection_pk>/topics/<int:pk>/dense/label/",
+        DenseLabelView.as_view(),
+        name="dense-topic-label",
+    ),
+]

@@ -1,0 +1,74 @@
+"""The leaderboard and disagreements pages' selectors: judge, tau, k, qrels source, sort."""
+
+from __future__ import annotations
+
+from django import forms
+
+from evaluation.crux.evaluate import K_ORACLE, EvaluationParams
+from evaluation.crux.inputs import JudgeInfo
+from evaluation.leaderboard.table import sort_keys
+
+TAUS = [(str(t), str(t)) for t in range(1, 6)]
+ORDER = [("desc", "descending"), ("asc", "ascending")]
+FORM_DEFAULTS = {"tau": "3", "k": "10"}
+
+
+def parse_k(value: str) -> int | str:
+    """An integer >= 1, or ``oracle`` (|O| per topic)."""
+    value = (value or "").strip()
+    if value == K_ORACLE:
+        return value
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    raise forms.ValidationError(f"k must be an integer >= 1 or {K_ORACLE!r}, got {value!r}")
+
+
+class EvaluationForm(forms.Form):
+    """GET parameters of an evaluation; every field has a default, so a bare URL works."""
+
+    judge = forms.ChoiceField(required=False)
+    tau = forms.TypedChoiceField(choices=TAUS, coerce=int, required=False, empty_value=3)
+    k = forms.CharField(required=False, empty_value="10")
+    qrels_source = forms.ChoiceField(required=False)
+    missing_as_zero = forms.BooleanField(required=False)
+
+    def __init__(
+        self, data, *, judges: list[JudgeInfo], sources: list[tuple[str, int]], **kwargs
+    ) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["judge"].choices = [("", "default (LLM judge with most ratings)")] + [
+            (j.name, f"{j.name} ({j.kind}, {j.n_judgments})") for j in judges
+        ]
+        self.fields["qrels_source"].choices = [("", "default (most rows)")] + [
+            (s, f"{s} ({n})") for s, n in sources
+        ]
+
+    def clean_k(self) -> int | str:
+        return parse_k(self.cleaned_data.get("k") or "10")
+
+    def params(self) -> EvaluationParams:
+        """The evaluation parameters (call after is_valid())."""
+        data = self.cleaned_data
+        return EvaluationParams(
+            judge=data.get("judge") or None,
+            tau=float(data.get("tau") or 3),
+            k=data["k"],
+            qrels_source=data.get("qrels_source") or None,
+            missing_as_zero=bool(data.get("missing_as_zero")),
+        )
+
+
+class LeaderboardForm(EvaluationForm):
+    sort = forms.ChoiceField(choices=(), required=False)
+    order = forms.ChoiceField(choices=ORDER, required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Registered method columns join the sortable keys (read per form: apps register late).
+        self.fields["sort"].choices = [(k, k) for k in sort_keys()]
+
+    def sort_key(self) -> tuple[str, bool]:
+        """(sort key, descending); the run name sorts ascending by default."""
+        sort = self.cleaned_data.get("sort") or "coverage"
+        order = self.cleaned_data.get("order") or ("asc" if sort == "run" else "desc")
+        return sort, order == "desc"

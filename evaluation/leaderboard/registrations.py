@@ -1,0 +1,7 @@
+"""The leaderboard's link on the collection page (called from ``LeaderboardConfig.ready``)."""
+
+from crux_app.page_links import PageLink, register_link
+
+
+def register() -> None:
+    register_link(PageLink("leaderboard", "Leaderboard", "leaderboard", "collection", 10))

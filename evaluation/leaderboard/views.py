@@ -1,0 +1,125 @@
+"""The collection leaderboard page (researchers only)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils.cache import patch_vary_headers
+from django.views import View
+
+from crux_app.models import Collection
+from crux_app.roles import ResearcherRequiredMixin
+from evaluation.crux.inputs import (
+    EvaluationInputError,
+    collection_judges,
+    qrels_sources,
+)
+from evaluation.leaderboard.forms import FORM_DEFAULTS, LeaderboardForm
+from evaluation.leaderboard.table import (
+    build_leaderboard,
+    sort_keys,
+    tau_heatmap,
+)
+
+
+def topic_links(collection_pk: int, topics: list[tuple[int, str]]) -> list[dict[str, object]]:
+    """Each topic's page, and its coverage-matrix page where that page exists."""
+    links = []
+    for pk, name in topics:
+        try:
+            matrix = reverse("crux-topic", args=[collection_pk, pk])
+        except NoReverseMatch:
+            matrix = None
+        links.append(
+            {
+                "pk": pk,
+                "name": name,
+                "url": reverse("topic-detail", args=[collection_pk, pk]),
+                "matrix_url": matrix,
+            }
+        )
+    return links
+
+
+def table_headers(
+    request: HttpRequest, labels: dict[str, str], sort: str, descending: bool
+) -> list[dict[str, str]]:
+    """Column headers: label, the query that sorts by the column (flipping the order when it is
+    the current one) and the current order's arrow."""
+    headers = []
+    for key in sort_keys():
+        query = request.GET.copy()
+        query["sort"] = key
+        if key == sort:
+            query["order"] = "asc" if descending else "desc"
+        else:
+            query.pop("order", None)
+        arrow = ("▼" if descending else "▲") if key == sort else ""
+        headers.append(
+            {"key": key, "label": labels[key], "query": "?" + query.urlencode(), "arrow": arrow}
+        )
+    return headers
+
+
+def _form(cls, request: HttpRequest, collection: Collection):
+    # Always bound, defaults filled in: a bare URL is a valid request and the selectors show
+    # the values in use.
+    data = request.GET.copy()
+    for name, value in FORM_DEFAULTS.items():
+        data.setdefault(name, value)
+    return cls(
+        data,
+        judges=collection_judges(collection),
+        sources=qrels_sources(collection),
+    )
+
+
+def _is_partial(request: HttpRequest) -> bool:
+    return bool(request.htmx) and not request.htmx.boosted
+
+
+class LeaderboardView(ResearcherRequiredMixin, View):
+    """Runs x metrics; htmx requests (selectors, header sort) get only the table area."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        collection = get_object_or_404(Collection, pk=pk)
+        form = _form(LeaderboardForm, request, collection)
+        context: dict[str, object] = {"collection": collection, "form": form}
+        status = 200
+        if not form.is_valid():
+            status = 400
+        else:
+            sort, descending = form.sort_key()
+            params = form.params()
+            try:
+                board = build_leaderboard(collection, params, sort, descending)
+            except EvaluationInputError as error:
+                context["error"] = str(error)
+            else:
+                context |= {
+                    "board": board,
+                    "params": params,
+                    "headers": table_headers(
+                        request,
+                        {"run": "Run", "missing_judgments": "Missing judgments", **board.labels},
+                        sort,
+                        descending,
+                    ),
+                    "table": board.table(),
+                    "heatmap": tau_heatmap(board),
+                    "topics": topic_links(collection.pk, board.topics),
+                }
+        template = (
+            "evaluation/leaderboard/_table.html"
+            if _is_partial(request)
+            else "evaluation/leaderboard/leaderboard.html"
+        )
+        response = render(request, template, context, status=status)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+
+
+urlpatterns = [
+    path("collections/<int:pk>/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+]

@@ -1,0 +1,131 @@
+"""``manage.py reteval``: the LLM-retEval table of a collection (Tables 1 and 2 of the paper).
+
+Prints stored results; ``--compute`` first runs the job in this process with the configured
+generator and judge (only missing answers and comparisons cost model time), and
+``--campaign NAME`` creates a failure-category campaign of the disagreeing questions.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from crux_app.models import Collection, Job, Run
+from evaluation.reteval.failures import create_failure_campaign
+from evaluation.reteval.job import DEFAULT_KS, KIND, RetEvalJobParams, run_reteval_job
+from evaluation.reteval.table import RetEvalInputError, build_table, row_dict, table_dict
+
+FORMATS = ("json", "csv", "text")
+TEXT_COLUMNS = (
+    ("run", "run"),
+    ("k", "k"),
+    ("questions", "n"),
+    ("recall", "Recall@k"),
+    ("precision", "Prec@k"),
+    ("f1", "F1@k"),
+    ("llm_reteval", "LLM-retEval@k"),
+    ("answer_accuracy_lexical", "AnswerAcc"),
+    ("recall_failures", "RecallFail"),
+    ("reteval_failures", "retEvalFail"),
+    ("spearman_all", "rho ALL"),
+    ("spearman_refined", "rho Refined"),
+)
+
+
+class Command(BaseCommand):
+    help = "Print the LLM-retEval table (Recall/Precision/F1@k, LLM-retEval@k, Spearman)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--run", action="append", help="run name (repeatable; default all)")
+        parser.add_argument("--k", type=int, nargs="+", help="cutoffs (default: the stored ones)")
+        parser.add_argument("--judge", help="judge model id (default: most results)")
+        parser.add_argument("--format", choices=FORMATS, default="text")
+        parser.add_argument(
+            "--compute",
+            action="store_true",
+            help="run the job for each --run first (needs --run), with the configured models",
+        )
+        parser.add_argument("--max-questions", type=int, help="with --compute: the first N")
+        parser.add_argument("--campaign", help="create a failure-category campaign of this name")
+
+    def handle(self, *args, **options) -> None:
+        collection = Collection.objects.filter(name=options["collection"]).first()
+        if collection is None:
+            raise CommandError(f"collection {options['collection']!r} does not exist")
+        if options["compute"]:
+            self._compute(collection, options)
+        try:
+            table = build_table(collection, options["run"], options["k"], options["judge"])
+        except RetEvalInputError as error:
+            raise CommandError(f"--{error.field}: {error}") from error
+        if options["campaign"]:
+            self._campaign(collection, table.judge, options)
+        fmt = options["format"]
+        if fmt == "json":
+            self.stdout.write(json.dumps(table_dict(table), indent=2))
+        elif fmt == "csv":
+            rows = [row_dict(r) for r in table.rows]
+            if rows:
+                writer = csv.DictWriter(self.stdout, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+        else:
+            self._text(table)
+
+    def _compute(self, collection: Collection, options) -> None:
+        from evaluation.reteval.tasks import reteval_models  # loads model code only when asked to
+
+        if not options["run"]:
+            raise CommandError("--compute needs --run")
+        for name in options["run"]:
+            run = Run.objects.filter(collection=collection, name=name).first()
+            if run is None:
+                raise CommandError(f"--run: run {name!r} does not exist in {collection.name!r}")
+            params = RetEvalJobParams(
+                run_id=run.pk,
+                ks=tuple(options["k"] or DEFAULT_KS),
+                max_questions=options["max_questions"],
+            )
+            job = Job.objects.create(kind=KIND, params=params.as_params(run), collection=collection)
+            self.stderr.write(f"job #{job.pk}: LLM-retEval of run {name!r}…")
+            job = run_reteval_job(job, reteval_models())
+            self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
+            if job.state != Job.State.SUCCEEDED:
+                first = job.errors[0]["message"] if job.errors else ""
+                raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+
+    def _campaign(self, collection: Collection, judge: str | None, options) -> None:
+        if judge is None or not options["run"] or not options["k"] or len(options["k"]) != 1:
+            raise CommandError("--campaign needs stored results, one --run and one --k")
+        run = Run.objects.get(collection=collection, name=options["run"][0])
+        try:
+            campaign = create_failure_campaign(
+                collection, judge, run, options["k"][0], None, name=options["campaign"]
+            )
+        except ValueError as error:
+            raise CommandError(f"--campaign: {error}") from error
+        self.stderr.write(f"campaign {campaign.name!r}: {campaign.selection['items']} items")
+
+    def _text(self, table) -> None:
+        self.stdout.write(f"collection {table.collection.name} · judge {table.judge}")
+        header = [label for _, label in TEXT_COLUMNS]
+        lines = [header]
+        for row in table.rows:
+            values = row_dict(row)
+            lines.append([_cell(values[key]) for key, _ in TEXT_COLUMNS])
+        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+        for line in lines:
+            self.stdout.write(
+                "  ".join(cell.rjust(w) for cell, w in zip(line, widths, strict=True))
+            )
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)

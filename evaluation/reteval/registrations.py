@@ -1,0 +1,39 @@
+"""What LLM-retEval adds to the shared registries: its job kind, the LLM-retEval@k leaderboard
+column, the failure-category agreement source and its page link (called from
+``RetevalConfig.ready``)."""
+
+from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.page_links import PageLink, register_link
+from evaluation.reteval.agreement_source import register_failure_category_source
+from evaluation.reteval.job import KIND, RetEvalJobParams
+from evaluation.reteval.leaderboard_column import register_reteval_column
+
+DEMO_QUESTIONS = 3
+DEMO_KS = (1, 3)
+
+
+def _demo(run, first_topic):
+    params = RetEvalJobParams(run_id=run.pk, ks=DEMO_KS, max_questions=DEMO_QUESTIONS)
+    return params.as_params(run), None
+
+
+def register() -> None:
+    register_kind(
+        JobKind(
+            name=KIND,
+            label="LLM-retEval",
+            task_name="evaluation.reteval.tasks.gpu_reteval",
+            description=(
+                "RAG answers from a run's top-k and semi-gold answers from the gold passages, "
+                "compared by the CompareGPT judge (LLM-retEval@k)."
+            ),
+            demo=_demo,
+            # First: its RAG and semi-gold answers are then among the answers SCAAR analyses.
+            demo_order=1,
+        )
+    )
+    register_link(
+        PageLink("reteval-collection", "LLM-retEval", "reteval-collection", "collection", 70)
+    )
+    register_reteval_column()
+    register_failure_category_source()

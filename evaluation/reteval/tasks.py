@@ -1,0 +1,28 @@
+"""The LLM-retEval Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+
+from celery import shared_task
+
+from crux_app.models import Job
+from evaluation.backends.model_ids import generator_model, judge_model
+from evaluation.reteval.job import RetEvalModels, run_reteval_job
+
+
+def reteval_models() -> RetEvalModels:
+    """The workers' generator and judge (JUDGE_MODEL, else the generator's model); their ids
+    are known without loading them, so a job with everything stored loads nothing."""
+    generator, judge = generator_model(), judge_model(None)
+    return RetEvalModels(
+        generator_id=generator.model_id,
+        judge_id=judge.model_id,
+        load_generator=generator.load,
+        load_judge=judge.load,
+    )
+
+
+@shared_task(name="evaluation.reteval.tasks.gpu_reteval", ignore_result=True)
+def gpu_reteval(job_id: int) -> None:
+    """Generate, judge and store the missing LLM-retEval rows of a ``reteval`` job."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return  # deleted before a worker got to it: nothing to do
+    run_reteval_job(job, reteval_models())

@@ -1,0 +1,80 @@
+"""manage.py scaar --collection NAME [--system S] [--output ID] [--compute] --format json|csv."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from crux_app.models import Collection, Job
+from evaluation.scaar.export import render_csv, render_json
+from evaluation.scaar.job import DEFAULT_K, KIND, ScaarJobParams, run_scaar_job
+from evaluation.scaar.models import ScaarAnalysis
+from evaluation.scaar.page import collection_summaries
+from evaluation.scaar.tasks import scaar_models
+
+
+class Command(BaseCommand):
+    help = (
+        "Print the stored SCAAR analyses of a collection's outputs, one record per answer "
+        "(words, probabilities, contributions, thresholds, triggers, PFQ and FLARE queries, "
+        "retrieved passages, scores) and N_R / S_eff per system. --compute first analyses the "
+        "outputs not analysed yet with the given settings, in this process."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--system", help="only the outputs of this system")
+        parser.add_argument("--output", help="only the output with this external id")
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("--compute", action="store_true", help="analyse missing outputs")
+        parser.add_argument("--theta0", type=float, default=ScaarJobParams.theta0)
+        parser.add_argument("--alpha", type=float, default=ScaarJobParams.alpha)
+        parser.add_argument(
+            "--weighting", choices=["raw", "normalised"], default=ScaarJobParams.weighting
+        )
+        parser.add_argument("--k", type=int, default=DEFAULT_K, help="passages per query")
+        parser.add_argument("--no-refine", action="store_true", help="do not regenerate answers")
+
+    def handle(self, *args, **options) -> None:
+        collection = Collection.objects.filter(name=options["collection"]).first()
+        if collection is None:
+            raise CommandError(f"--collection: no collection named {options['collection']!r}")
+        analyses = ScaarAnalysis.objects.filter(collection=collection)
+        if options["output"]:
+            if not collection.outputs.filter(external_id=options["output"]).exists():
+                raise CommandError(f"--output: no output {options['output']!r} in {collection}")
+            analyses = analyses.filter(output__external_id=options["output"])
+        if options["system"]:
+            analyses = analyses.filter(output__system=options["system"])
+        if options["compute"]:
+            self._compute(collection, options)
+        analyses = analyses.select_related("output", "topic").order_by(
+            "output__system", "output__external_id", "pk"
+        )
+        if options["format"] == "csv":
+            self.stdout.write(render_csv(analyses), ending="")
+        else:
+            self.stdout.write(render_json(analyses, collection_summaries(collection)))
+
+    def _compute(self, collection: Collection, options: dict) -> None:
+        raw = {
+            "theta0": options["theta0"],
+            "alpha": options["alpha"],
+            "weighting": options["weighting"],
+            "k": options["k"],
+            "refine": not options["no_refine"],
+            "system": options["system"],
+        }
+        try:
+            params = ScaarJobParams.from_params(raw).as_params()
+        except ValueError as error:
+            raise CommandError(str(error).replace("job parameter", "option")) from None
+        topic = None
+        if options["output"]:
+            output = collection.outputs.get(external_id=options["output"])
+            topic = output.topic
+            params["system"] = output.system
+        job = Job.objects.create(kind=KIND, params=params, collection=collection, topic=topic)
+        job = run_scaar_job(job, scaar_models())
+        self.stderr.write(f"{job}: {job.state}, {job.message}")
+        if job.state != Job.State.SUCCEEDED:
+            raise CommandError(f"{job} failed: {job.errors[-1]['message'] if job.errors else ''}")

@@ -1,0 +1,23 @@
+"""SCAAR word contributions pages, mounted at the site root by ``crux_app.urls``."""
+
+from django.urls import path
+
+from evaluation.scaar.views import AnswerScaarView, CollectionScaarView, ScaarStartView
+
+urlpatterns = [
+    path(
+        "collections/<int:collection_pk>/scaar/",
+        CollectionScaarView.as_view(),
+        name="scaar-collection",
+    ),
+    path(
+        "collections/<int:collection_pk>/scaar/start/",
+        ScaarStartView.as_view(),
+        name="scaar-start",
+    ),
+    path(
+        "collections/<int:collection_pk>/scaar/answers/<int:pk>/",
+        AnswerScaarView.as_view(),
+        name="scaar-answer",
+    ),
+]

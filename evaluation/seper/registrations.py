@@ -1,0 +1,74 @@
+"""What SePer adds to the shared registries: its job kind, the answer-equivalence agreement
+source, the Delta-SePer leaderboard column and its page links (called from
+``SeperConfig.ready``)."""
+
+from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.page_links import PageLink, register_link
+from evaluation.agreement.sources import ComparisonSource, Scale, register_source
+from evaluation.leaderboard.columns import RunColumn, register_column
+from evaluation.seper.agreement_source import load_answer_equivalence_table
+from evaluation.seper.correlations import delta_seper_column
+from evaluation.seper.job import KIND, SeperJobParams
+
+DEMO_K = 3
+
+
+def _demo(run, first_topic):
+    # The slowest method on a CPU: the demo scores one question.
+    params = SeperJobParams(run_id=run.pk, k=DEMO_K, n_samples=5, batch_size=1)
+    return params.as_params(run), first_topic
+
+
+def _has_gold_answers(page) -> bool:
+    return bool(page.topic.gold_answers)
+
+
+ANSWER_EQUIVALENCE_CLASSES = ((1.0, "same meaning"), (0.0, "different meaning"))
+
+
+def register() -> None:
+    register_kind(
+        JobKind(
+            name=KIND,
+            label="SePer",
+            task_name="evaluation.seper.tasks.gpu_seper",
+            description=(
+                "SePer / Delta-SePer of each QA topic without context, with each of a run's "
+                "top-k passages, the whole top-k and the gold passages (stored rows are kept)."
+            ),
+            demo=_demo,
+            demo_order=3,
+        )
+    )
+    register_link(PageLink("seper-start", "Score SePer…", "seper-start", "collection", 50))
+    register_link(
+        PageLink(
+            "seper-topic",
+            "SePer / Delta-SePer",
+            "seper-topic",
+            "topic",
+            20,
+            shown=_has_gold_answers,
+        )
+    )
+    register_source(
+        ComparisonSource(
+            key="answer_equivalence",
+            title="Answer equivalence: same meaning as a gold answer? yes/no (SePer page and "
+            "campaign task 3)",
+            scale=Scale.BINARY,
+            machine="SePer entailment kernel (loose match against the gold answers)",
+            categories=(0.0, 1.0),
+            class_names=ANSWER_EQUIVALENCE_CLASSES,
+            loader=load_answer_equivalence_table,
+        )
+    )
+    register_column(
+        RunColumn(
+            key="delta_seper",
+            label="ΔSePer@{k}",
+            values=delta_seper_column,
+            description="mean Delta-SePer_S of the run's top-k context over the topics SePer "
+            "scored at this k (latest generator / NLI / sampling setting)",
+        )
+    )

@@ -1,0 +1,27 @@
+"""The SePer Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+
+from celery import shared_task
+
+from crux_app.models import Job
+from evaluation.backends.model_ids import generator_model, nli_model
+from evaluation.seper.job import SeperModels, run_seper_job
+
+
+def seper_models() -> SeperModels:
+    """The workers' generator and NLI model; a job with every row stored loads neither."""
+    generator, nli = generator_model(), nli_model()
+    return SeperModels(
+        generator_id=generator.model_id,
+        nli_id=nli.model_id,
+        load_generator=generator.load,
+        load_nli=nli.load,
+    )
+
+
+@shared_task(name="evaluation.seper.tasks.gpu_seper", ignore_result=True)
+def gpu_seper(job_id: int) -> None:
+    """Score and store the missing SePer / Delta-SePer rows of a ``seper`` job."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return  # deleted before a worker got to it: nothing to do
+    run_seper_job(job, seper_models())

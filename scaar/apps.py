@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class ScaarConfig(AppConfig):
-    name = "scaar"
-    verbose_name = "SCAAR word contributions"
