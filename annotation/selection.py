@@ -13,11 +13,11 @@ What an item is, per task:
 3. answer equivalence: a generated output of kind ``answer`` on a topic with gold answers;
 4. retrieval failure category: a RAG answer (kind ``answer``, with retrieved passages) on a
    topic that has gold passages (passage qrels of source ``qa_gold``) and a semi-gold answer.
-   Convention: a *semi-gold* answer is a generated answer whose system name starts with
-   ``semi-gold`` (generated from the gold passages, LLM-retEval's reference answer); such
-   outputs are references, never items of tasks 3 and 4 themselves. The retrieved passages
-   are the answer's own context (OutputContext), or else the top ``metadata.k`` (default 5)
-   of its run.
+   Convention (``crux_app.vocabulary``): a *semi-gold* answer is a generated answer whose
+   system name starts with ``semi-gold`` (generated from the gold passages, LLM-retEval's
+   reference answer); such outputs are references, never items of tasks 3 and 4 themselves.
+   The retrieved passages are the answer's own context (OutputContext), or else the top
+   ``metadata.k`` (default 5) of its run.
 
 Payloads hold the texts as shown (a snapshot); they never include any judge's label.
 """
@@ -30,7 +30,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from crux_app.dataio.import_qa import GOLD_SOURCE as QA_GOLD_SOURCE
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -43,6 +42,7 @@ from crux_app.models import (
     SubQuestion,
     Topic,
 )
+from crux_app.vocabulary import QA_GOLD_SOURCE, SEMI_GOLD_PREFIX
 
 from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
@@ -51,7 +51,6 @@ SAMPLE = "sample"
 CRUX = "crux"
 MODES = {EVERY: "Every item", SAMPLE: "A random sample", CRUX: "CRUX protocol (passage rating)"}
 
-SEMI_GOLD_PREFIX = "semi-gold"
 DEFAULT_RETRIEVED_K = 5
 
 

@@ -5,6 +5,8 @@ these names. Tasks 1 and 2 use the same identifiers as ``Judgment.Task`` so thei
 mirrored into judgments without translation.
 """
 
+from crux_app import vocabulary
+
 PASSAGE_RATING = "passage_rating"
 REPORT_COVERAGE = "report_coverage"
 ANSWER_EQUIVALENCE = "answer_equivalence"
@@ -21,25 +23,17 @@ TASK_TYPES: tuple[str, ...] = tuple(TASK_LABELS)
 # Tasks whose labels are also written as crux_app judgments of the annotator's human judge.
 JUDGMENT_TASKS = frozenset({PASSAGE_RATING, REPORT_COVERAGE})
 
-RATINGS = range(0, 6)
+# The rubric levels and LLM-retEval's failure taxonomy (METHODS section 5) are the shared
+# vocabulary's; re-exported here under the names the answer parser and attention checks use.
+RATINGS = vocabulary.RATINGS
+FAILURE_CATEGORIES: dict[str, str] = vocabulary.FAILURE_CATEGORIES  # letter -> description
 
-# LLM-retEval's failure taxonomy (METHODS section 5).
-FAILURE_CATEGORIES: dict[str, str] = {
-    "A": "Unlabelled correct passage retrieved (the retriever found a valid passage the gold "
-    "labels miss)",
-    "B": "Different version of the gold passage retrieved (same content, other id)",
-    "C": "Distracting passage alongside the gold one (recall credit, but the answer is wrong)",
-    "D": "The generator fails even on the gold passages",
-    "E": "The semi-gold answer misses valid answers",
-    "F": "The judge compared the answers wrongly",
-}
-
-# Keys the workspace reads (static/js/workspace.js holds the same table).
+# Keys the workspace reads; static/js/workspace.js takes the category letters from the page.
 ANSWER_KEYS: dict[str, str] = {
-    PASSAGE_RATING: "0-5",
+    PASSAGE_RATING: vocabulary.key_range(vocabulary.RATINGS),
     REPORT_COVERAGE: "y / n",
     ANSWER_EQUIVALENCE: "y / n",
-    FAILURE_CATEGORY: "a-f",
+    FAILURE_CATEGORY: vocabulary.key_range(vocabulary.FAILURE_LETTERS),
 }
 
 

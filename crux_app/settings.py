@@ -105,6 +105,8 @@ WHITENOISE_USE_FINDERS = True
 FILE_UPLOAD_MAX_MEMORY_SIZE = 50 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 200 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = 10_000
+# Uploaded files wait here (one uuid folder per upload) for the import job's worker.
+UPLOAD_DIR = Path(os.environ.get("UPLOAD_DIR", BASE_DIR / "var" / "uploads"))
 
 # Celery: Redis broker and result backend; queue `gpu` for model work, `cpu` for the rest.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")

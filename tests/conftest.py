@@ -1,9 +1,12 @@
-"""Shared fixtures: accounts with roles, paths to the shared CRUX samples."""
+"""Shared fixtures: accounts with roles, paths to the shared CRUX samples; the caller's
+``CELERY_*`` environment variables are forgotten for the whole session."""
 
 import os
+import runpy
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from crux_app.roles import ANNOTATOR, RESEARCHER, add_role
 from tests.model_fixtures import (  # noqa: F401  (session-scoped model fixtures)
@@ -19,6 +22,30 @@ SAMPLES = (
     / "samples"
     / "crux_labeling"
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    forget_callers_celery_environment()
+
+
+def forget_callers_celery_environment() -> None:
+    """Remove every ``CELERY_*`` variable from this process's environment and give the Celery
+    settings derived from them the values settings.py gives without them.
+
+    A shell that exported ``CELERY_BROKER_URL`` (or ``CELERY_TASK_ALWAYS_EAGER``, or the demo's
+    filesystem transport) would otherwise change where tests send tasks, whether they run them
+    in-process, and what worker subprocesses inherit; Celery itself also prefers the broker and
+    backend variables over the app's configuration. pytest-django has read the settings before
+    any conftest is imported, so they are evaluated again here.
+    """
+    leaked = sorted(name for name in os.environ if name.startswith("CELERY_"))
+    for name in leaked:
+        del os.environ[name]
+    if leaked:
+        clean = runpy.run_module(settings.SETTINGS_MODULE)
+        for name, value in clean.items():
+            if name.startswith("CELERY_"):
+                setattr(settings, name, value)
 
 
 @pytest.fixture

@@ -20,20 +20,9 @@ from annotation.accounts import can_annotate
 from annotation.answers import AnswerError, parse_answer
 from annotation.models import AnnotatorProfile, Assignment, Campaign
 from annotation.submission import submit
-from annotation.task_types import ANSWER_KEYS, FAILURE_CATEGORIES, task_label
-from evaluation.crux.method.judge_prompts import RUBRIC_GUIDELINE
+from annotation.task_types import ANSWER_KEYS, task_label
+from crux_app.vocabulary import FAILURE_TAXONOMY, RUBRIC_LEVELS
 
-
-def _rubric() -> list[tuple[int, str]]:
-    """CRUX's 0-5 rubric as (rating, description), highest first, from the judge's prompt."""
-    levels = []
-    for line in RUBRIC_GUIDELINE.splitlines():
-        rating, _, text = line.removeprefix("- ").partition(": ")
-        levels.append((int(rating), text))
-    return levels
-
-
-RUBRIC = _rubric()
 DRAFT_FIELDS_SKIPPED = {"csrfmiddlewaretoken", "time_spent_ms"}
 
 
@@ -91,8 +80,8 @@ def item_context(campaign: Campaign, assignment: Assignment) -> dict[str, Any]:
         "task": campaign.task_type,
         "payload": item.payload,
         "draft": assignment.draft or {},
-        "rubric": RUBRIC,
-        "categories": sorted(FAILURE_CATEGORIES.items()),
+        "rubric": RUBRIC_LEVELS,  # (rating, text), 5 first: the judge's prompt reads the same
+        "categories": FAILURE_TAXONOMY,
         "answer_keys": ANSWER_KEYS[campaign.task_type],
         "prefetch_url": reverse("annotation-prefetch", args=[campaign.slug])
         + f"?after={assignment.pk}",

@@ -15,6 +15,7 @@ from pathlib import Path
 from django.db import transaction
 
 from crux_app.models import Collection, PassageQrel, Topic
+from crux_app.vocabulary import QA_GOLD_SOURCE
 
 from .errors import ImportFailure
 from .label_store import upsert_passage_qrels
@@ -22,7 +23,7 @@ from .readers import Record, read_jsonl
 from .results import ImportResult
 from .store import CollectionStore, RunLine
 
-GOLD_SOURCE = "qa_gold"
+GOLD_SOURCE = QA_GOLD_SOURCE  # the shared vocabulary's name, kept for older imports
 DEFAULT_RUN = "contexts"
 
 

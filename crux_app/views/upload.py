@@ -1,25 +1,23 @@
-"""Upload page: researchers run the importers from the browser.
+"""Upload page: researchers import files and folders from the browser, as a job.
 
-Folder formats come from ``<input type=file webkitdirectory>``: the browser's relative paths
-travel in a hidden field (Django keeps only base names), the files are written under a
-temporary folder with those paths, and the same import service as the commands runs on it.
+The page validates the form, stores the upload under ``settings.UPLOAD_DIR`` (one uuid folder
+per upload) and starts an ``import`` job on the ``cpu`` queue, then shows the job's page: a
+large release takes longer than a web request may. The worker runs the same importers as the
+commands (``crux_app.dataio.import_job``). Folder formats come from ``<input type=file
+webkitdirectory>``: the browser's relative paths travel in a hidden field (Django keeps only
+base names) and the files are stored with those paths.
 """
-
-import json
-import tempfile
-from pathlib import Path, PurePosixPath
 
 from django import forms
 from django.contrib import messages
-from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path
 from django.views import View
 
 from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat
-from crux_app.dataio.errors import ImportFailure
-from crux_app.dataio.results import ImportResult
+from crux_app.dataio.import_job import ImportJobParams, start_import_job
+from crux_app.dataio.uploads import StoredUpload, UploadRejected, store_file, store_folder
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -49,48 +47,6 @@ class UploadForm(forms.Form):
         return values
 
 
-class UploadRejected(Exception):
-    """The upload itself is unusable (no files, paths that leave the folder)."""
-
-
-def _save(upload: UploadedFile, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("wb") as handle:
-        for chunk in upload.chunks():
-            handle.write(chunk)
-
-
-def _receive_folder(files: list[UploadedFile], paths_json: str, workdir: Path) -> tuple[Path, str]:
-    """Write the folder's files under ``workdir``; returns the chosen folder and its name."""
-    if not files:
-        raise UploadRejected("Choose a folder to upload.")
-    try:
-        paths = json.loads(paths_json or "[]")
-    except json.JSONDecodeError:
-        paths = None
-    if not isinstance(paths, list) or len(paths) != len(files):
-        raise UploadRejected("The folder's file paths did not arrive; enable JavaScript.")
-    relative = [PurePosixPath(str(p)) for p in paths]
-    for p in relative:
-        if p.is_absolute() or ".." in p.parts or not p.parts:
-            raise UploadRejected(f"Refused the file path {str(p)!r}.")
-    for upload, p in zip(files, relative, strict=True):
-        _save(upload, workdir.joinpath(*p.parts))
-    # The browser puts the chosen folder's own name first; the import starts inside it.
-    tops = {p.parts[0] for p in relative}
-    if len(tops) == 1 and all(len(p.parts) > 1 for p in relative):
-        top = tops.pop()
-        return workdir / top, top
-    return workdir, ""
-
-
-def _collection_url(result: ImportResult) -> str:
-    try:
-        return reverse("collection-detail", kwargs={"pk": result.collection_id})
-    except NoReverseMatch:
-        return reverse("collection-list")
-
-
 class UploadView(ResearcherRequiredMixin, View):
     template_name = "crux_app/upload.html"
 
@@ -103,35 +59,29 @@ class UploadView(ResearcherRequiredMixin, View):
             return self._render(request, form, status=400)
         chosen = IMPORT_FORMATS[form.cleaned_data["format"]]
         try:
-            with tempfile.TemporaryDirectory(prefix="crux-upload-") as workdir:
-                source, label = self._receive(request, form, chosen, Path(workdir))
-                result = chosen.importer(
-                    form.cleaned_data["collection"],
-                    source,
-                    label=label,
-                    **form.parameters(chosen),
-                )
-        except (ImportFailure, UploadRejected) as failure:
+            stored = self._store(request, form, chosen)
+        except UploadRejected as failure:
             form.add_error(None, str(failure))
             return self._render(request, form, status=400)
-        messages.success(request, result.summary())
-        for warning in result.warnings:
-            messages.warning(request, warning)
-        return redirect(_collection_url(result))
+        config = ImportJobParams(
+            format=chosen.name,
+            collection=form.cleaned_data["collection"],
+            source=stored.source,
+            label=stored.label,
+            options=form.parameters(chosen),
+        )
+        job = start_import_job(config, user=request.user)
+        files = "1 file" if stored.files == 1 else f"{stored.files} files"
+        messages.success(request, f"Uploaded {files}; job #{job.pk} imports them.")
+        return redirect("job-detail", pk=job.pk)
 
     @staticmethod
-    def _receive(request, form, chosen: ImportFormat, workdir: Path) -> tuple[Path, str]:
-        """Where the uploaded input now lies, and how error messages should name it."""
+    def _store(request, form, chosen: ImportFormat) -> StoredUpload:
         if chosen.source == "folder":
-            files = request.FILES.getlist("folder")
-            # Messages name files as the browser showed them: "<folder>/labels/x.jsonl".
-            return _receive_folder(files, form.cleaned_data["relative_paths"], workdir)
-        upload = request.FILES.get("file")
-        if upload is None:
-            raise UploadRejected("Choose a file to upload.")
-        name = PurePosixPath(upload.name).name or "upload"
-        _save(upload, workdir / name)
-        return workdir / name, name
+            return store_folder(
+                request.FILES.getlist("folder"), form.cleaned_data["relative_paths"]
+            )
+        return store_file(request.FILES.get("file"))
 
     def _render(self, request, form: UploadForm, status: int = 200) -> HttpResponse:
         context = {

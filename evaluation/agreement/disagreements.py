@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from crux_app.models import GeneratedOutput, Judgment, Passage, SubQuestion, Topic
 from evaluation.agreement.label_tables import LabelTable
-from evaluation.seper.models import AnswerEquivalenceDecision
+from evaluation.agreement.sources import item_texts
 
 TEXT_CHARS = 600
 
@@ -128,14 +128,11 @@ def _with_texts(table, row, ref, judge, diff, cross) -> list[Disagreement]:
 
 
 def _item_texts(kind: str, item_ids: list[int]) -> dict[int, tuple[str, str]]:
-    """Item pk -> (external id, text): passages, outputs, or judged answers (answer
-    equivalence: an item is an ``AnswerEquivalenceDecision`` row standing for its text)."""
-    if kind == "answer":
-        rows = AnswerEquivalenceDecision.objects.filter(pk__in=item_ids)
-        return {
-            pk: (f"answer {pk}", text[:TEXT_CHARS])
-            for pk, text in rows.values_list("pk", "response_text")
-        }
+    """Item pk -> (external id, text): passages, outputs, or the items of a kind a method
+    registered texts for (SePer's judged answers)."""
+    registered = item_texts(kind)
+    if registered is not None:
+        return {pk: (ext, text[:TEXT_CHARS]) for pk, (ext, text) in registered(item_ids).items()}
     model = Passage if kind == "passage" else GeneratedOutput
     return {
         pk: (ext, text[:TEXT_CHARS])

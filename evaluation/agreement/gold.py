@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.apps import apps
-
+from annotation.models import Campaign
+from annotation.quality import campaign_quality
 from crux_app.models import Collection
 from evaluation.agreement.label_tables import CampaignScope
 
@@ -20,15 +20,7 @@ NO_CAMPAIGNS = "no gold items: no annotation campaign of this collection has gol
 def gold_scores(collection: Collection, scope: CampaignScope) -> dict[tuple[int, str], list[float]]:
     """(annotator user id, task type) -> that annotator's gold-item scores, over the scoped
     campaign or every campaign of the collection."""
-    try:
-        campaign_model = apps.get_model("annotation", "Campaign")
-    except LookupError:
-        return {}
-    # The annotation app computes the scores; imported here so that evaluation does not need
-    # annotation to be installed.
-    from annotation.quality import campaign_quality
-
-    campaigns = campaign_model.objects.filter(collection=collection)
+    campaigns = Campaign.objects.filter(collection=collection)
     if scope.applied:
         campaigns = campaigns.filter(pk=scope.campaign_id)
     out: dict[tuple[int, str], list[float]] = defaultdict(list)

@@ -1,10 +1,8 @@
 """Judgments of a collection as item x rater label tables, one per comparison source.
 
-An item is a (sub-question, passage) pair for passage ratings and a (sub-question, output)
-pair for report coverage; placeholder sub-questions are skipped. A rating stored as NULL is an
-LLM output that could not be parsed: it is counted per rater and left out of every statistic.
-An LLM judge that rated reports 0-5 is turned into answerable yes/no at tau, as the
-leaderboard's report coverage does, and the table says so.
+A source's loader (registered by a method) fills a ``LabelTable``: items x raters, humans and
+machines, with the raters, the campaign scope and the unparsable counts; the report applies the
+statistics of the source's scale to it.
 """
 
 from __future__ import annotations
@@ -14,17 +12,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from django.apps import apps
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from crux_app.models import Collection, Judge, Judgment
-from crux_app.query_arrays import int_columns
-from evaluation.crux.inputs import EvaluationInputError
+from annotation.models import Assignment, Campaign, CampaignItem
+from crux_app.inputs import EvaluationInputError
+from crux_app.models import Collection, Judge
 
 if TYPE_CHECKING:
     from evaluation.agreement.sources import ComparisonSource
 
-ITEM_FIELDS = {"passage_rating": "passage_id", "report_coverage": "output_id"}
 HUMAN = Judge.Kind.HUMAN.value
 
 
@@ -67,9 +63,7 @@ class CampaignScope:
         LLM judges' labels of the same items."""
         if not self.applied:
             return judgments
-        items = apps.get_model("annotation", "CampaignItem").objects.filter(
-            campaign_id=self.campaign_id, is_attention_check=False
-        )
+        items = CampaignItem.objects.filter(campaign_id=self.campaign_id, is_attention_check=False)
         passage = items.filter(
             subquestion_id=OuterRef("subquestion_id"), passage_id=OuterRef("passage_id")
         )
@@ -78,22 +72,11 @@ class CampaignScope:
         return judgments.filter(Exists(passage) | Exists(report)).filter(who)
 
 
-CAMPAIGN_UNAVAILABLE = (
-    "campaign filter unavailable: the annotation app has no campaign model, so the "
-    "figures cover every judgment of the collection"
-)
-
-
 def campaign_scope(collection: Collection, name: str | None) -> CampaignScope:
     """The campaign called ``name`` (or with that slug) in the collection."""
     if name is None:
         return CampaignScope()
-    try:
-        campaign_model = apps.get_model("annotation", "Campaign")
-        assignment_model = apps.get_model("annotation", "Assignment")
-    except LookupError:
-        return CampaignScope(name, False, CAMPAIGN_UNAVAILABLE)
-    campaigns = campaign_model.objects.filter(collection=collection)
+    campaigns = Campaign.objects.filter(collection=collection)
     campaign = campaigns.filter(Q(name=name) | Q(slug=name)).first()
     if campaign is None:
         listing = ", ".join(repr(c) for c in campaigns.values_list("name", flat=True)) or "none"
@@ -102,7 +85,7 @@ def campaign_scope(collection: Collection, name: str | None) -> CampaignScope:
             f"campaigns there: {listing}"
         )
     annotators = tuple(
-        assignment_model.objects.submitted()
+        Assignment.objects.submitted()
         .filter(campaign=campaign)
         .order_by()
         .values_list("annotator_id", flat=True)
@@ -182,61 +165,3 @@ def resolve_raters(collection: Collection, names: list[str] | tuple[str, ...] = 
     humans = [r for r in named if r.is_human] or [r for r in known if r.is_human]
     machines = [r for r in named if not r.is_human] or [r for r in known if not r.is_human]
     return sorted(humans + machines, key=lambda r: (r.is_human, r.name))
-
-
-def load_judgment_table(query: LabelQuery, source: ComparisonSource) -> LabelTable:
-    """One CRUX task's judgments (``source.key`` is the Judgment task) as a label table."""
-    item_field = ITEM_FIELDS[source.key]
-    judgments = Judgment.objects.filter(
-        topic__collection=query.collection,
-        task=source.key,
-        subquestion__is_placeholder=False,
-        judge_id__in=[r.id for r in query.raters],
-        **{f"{item_field}__isnull": False},
-    )
-    rows = int_columns(
-        query.campaign.restrict(judgments),
-        ["judge_id", "topic_id", "subquestion_id", item_field, "rating", "time_spent_ms"],
-    )
-    present = set(np.unique(rows[:, 0]).tolist())
-    raters = tuple(r for r in query.raters if r.id in present)
-    rater_ids = np.array([r.id for r in raters], np.int64)
-    parsed = rows[rows[:, 4] >= 0]
-    unparsable = {r.name: int(((rows[:, 0] == r.id) & (rows[:, 4] < 0)).sum()) for r in raters}
-    base = int(parsed[:, 3].max(initial=0)) + 1
-    keys, first, item = np.unique(
-        parsed[:, 2] * base + parsed[:, 3], return_index=True, return_inverse=True
-    )
-    order = np.argsort(rater_ids)
-    column = order[np.searchsorted(rater_ids[order], parsed[:, 0])]
-    ratings = np.full((len(keys), len(raters)), np.nan)
-    times = np.full((len(keys), len(raters)), np.nan)
-    ratings[item, column] = parsed[:, 4]
-    times[item, column] = np.where(parsed[:, 5] < 0, np.nan, parsed[:, 5])
-    binarised = _binarise(source, raters, ratings, query.tau)
-    return LabelTable(
-        source=source,
-        raters=raters,
-        topic_id=parsed[first, 1],
-        subquestion_id=parsed[first, 2],
-        item_id=parsed[first, 3],
-        item_kind=item_field.removesuffix("_id"),
-        ratings=ratings,
-        times=times,
-        unparsable={k: v for k, v in unparsable.items() if v},
-        binarised=binarised,
-    )
-
-
-def _binarise(source, raters, ratings: np.ndarray, tau: float) -> dict[str, float]:
-    """Cut a machine's 0-5 ratings of a yes/no task at tau, in place."""
-    if tuple(source.categories) != (0.0, 1.0):
-        return {}
-    out = {}
-    for i, rater in enumerate(raters):
-        column = ratings[:, i]
-        if not rater.is_human and np.nanmax(column, initial=0) > 1:
-            labelled = ~np.isnan(column)
-            column[labelled] = (column[labelled] >= tau).astype(float)
-            out[rater.name] = tau
-    return out

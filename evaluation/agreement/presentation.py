@@ -6,10 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaluation.agreement.machine_agreement import POOLED, ConfusionMatrix
-from evaluation.agreement.records import Record
+from evaluation.agreement.records import CoveragePoint, Record
 from evaluation.agreement.report import AgreementReport
 from evaluation.agreement.report_export import meta
-from evaluation.crux.coverage_agreement import CoveragePoint
 
 STAT_LABELS = {
     "percent_agreement": "Percent agreement",

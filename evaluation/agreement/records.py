@@ -54,3 +54,23 @@ class Record:
         }
         out.update(self.extra)
         return out
+
+
+@dataclass(frozen=True)
+class CoveragePoint:
+    """One report's coverage by the humans and by one LLM judge (None = undefined)."""
+
+    output_id: int
+    output: str
+    system: str
+    topic_id: int
+    topic: str
+    judge: str
+    human: float | None
+    machine: float | None
+    n_humans: int
+    answerable: int
+    machine_undefined: str | None = None  # why the judge's coverage is undefined
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from crux_app.inputs import check_tau
 from crux_app.models import Collection
 from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.disagreements import Disagreement, worst_disagreements
@@ -22,7 +23,7 @@ from evaluation.agreement.label_tables import (
     resolve_raters,
 )
 from evaluation.agreement.machine_agreement import ConfusionMatrix, human_vs_machine, judge_pairs
-from evaluation.agreement.records import Record
+from evaluation.agreement.records import CoveragePoint, Record
 from evaluation.agreement.sources import ComparisonSource, Scale, available_sources, sources
 from evaluation.agreement.statistics import (
     PairedLabels,
@@ -32,8 +33,6 @@ from evaluation.agreement.statistics import (
     proportion,
     undefined,
 )
-from evaluation.crux.coverage_agreement import CoveragePoint, report_coverage_records
-from evaluation.crux.method.coverage import check_tau
 
 DEFAULT_TAU = 3.0
 DEFAULT_DISAGREEMENTS = 25  # per task
@@ -106,8 +105,8 @@ def build_report(
         report.human_vs_llm.extend(records)
         report.confusion.extend(matrices)
         report.judge_comparison.extend(judge_pairs(table, tau, boot))
-        if source.key == "report_coverage":
-            records, points = report_coverage_records(collection, table, tau, boot)
+        if source.derived is not None:
+            records, points = source.derived(collection, table, tau, boot)
             report.report_coverage.extend(records)
             report.coverage_points.extend(points)
         report.disagreements.extend(worst_disagreements(table, tau, options.max_disagreements))

@@ -12,7 +12,6 @@ import numpy as np
 from evaluation.agreement.machine_agreement import REFERENCE_DEFINITION
 from evaluation.agreement.records import RECORD_KEYS
 from evaluation.agreement.report import AgreementReport
-from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION
 
 SECTIONS = (
     "inter_annotator",
@@ -53,7 +52,7 @@ def meta(report: AgreementReport) -> dict[str, object]:
         "notes": list(report.notes),
         "definitions": {
             "human_reference": REFERENCE_DEFINITION,
-            "report_coverage": COVERAGE_DEFINITION,
+            **{s.key: s.derived_definition for s in report.sources if s.derived_definition},
         },
     }
 

@@ -15,7 +15,15 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from crux_app.models import Collection
+    from evaluation.agreement.bootstrap import Bootstrap
     from evaluation.agreement.label_tables import LabelQuery, LabelTable
+    from evaluation.agreement.records import CoveragePoint, Record
+
+# (collection, table, tau, bootstrap) -> (records, per-output points)
+DerivedFigures = Callable[
+    ["Collection", "LabelTable", float, "Bootstrap"], tuple[list["Record"], list["CoveragePoint"]]
+]
 
 
 class Scale(StrEnum):
@@ -41,6 +49,10 @@ class ComparisonSource:
     class_names: tuple[tuple[float, str], ...]
     loader: Callable[[LabelQuery, ComparisonSource], LabelTable] | None = None
     unavailable: str | None = None  # why there is no loader yet
+    # Figures a method derives from the table beyond item agreement (CRUX: report coverage
+    # by humans vs by each judge), with the definition the report prints beside them.
+    derived: DerivedFigures | None = None
+    derived_definition: str | None = None
 
     @property
     def available(self) -> bool:
@@ -68,3 +80,17 @@ def sources() -> list[ComparisonSource]:
 
 def available_sources() -> list[ComparisonSource]:
     return [s for s in _REGISTRY.values() if s.available]
+
+
+# Item kind -> (item ids -> {id: (external id, text)}) for items that are not passages or
+# outputs (a method's own items, e.g. judged answers): the worst-disagreement list shows them.
+ItemTexts = Callable[[list[int]], dict[int, tuple[str, str]]]
+_ITEM_TEXTS: dict[str, ItemTexts] = {}
+
+
+def register_item_texts(kind: str, texts: ItemTexts) -> None:
+    _ITEM_TEXTS[kind] = texts
+
+
+def item_texts(kind: str) -> ItemTexts | None:
+    return _ITEM_TEXTS.get(kind)

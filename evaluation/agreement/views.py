@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, path, reverse
 from django.views import View
 
+from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.agreement.disagreements import Disagreement
@@ -18,7 +19,6 @@ from evaluation.agreement.label_tables import collection_raters
 from evaluation.agreement.presentation import context as report_context
 from evaluation.agreement.report import build_report
 from evaluation.agreement.report_export import to_csv, to_json
-from evaluation.crux.inputs import EvaluationInputError
 
 EXPORTS = {
     "json": (to_json, "application/json", "json"),

@@ -22,13 +22,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from crux_app.inputs import JudgeInfo, resolve_qrels_source
 from crux_app.models import Collection, GeneratedOutput
 from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.label_tables import LabelTable, Rater
-from evaluation.agreement.records import Record
+from evaluation.agreement.records import CoveragePoint, Record
 from evaluation.agreement.statistics import TOO_FEW, correlations
 from evaluation.crux.data import CollectionData, load_collection
-from evaluation.crux.inputs import JudgeInfo, resolve_qrels_source
 from evaluation.crux.method.coverage import REASONS, AnswerableSet, Status, answerable_set
 from evaluation.crux.method.coverage import report_coverage as coverage_of_reports
 from evaluation.crux.oracle import build_oracle
@@ -44,26 +44,6 @@ COVERAGE_DEFINITION = (
 )
 HUMANS_MEAN = "humans (mean)"
 ALL_QUESTIONS = "all sub-questions of the topic"
-
-
-@dataclass(frozen=True)
-class CoveragePoint:
-    """One report's coverage by the humans and by one LLM judge (None = undefined)."""
-
-    output_id: int
-    output: str
-    system: str
-    topic_id: int
-    topic: str
-    judge: str
-    human: float | None
-    machine: float | None
-    n_humans: int
-    answerable: int
-    machine_undefined: str | None = None  # why the judge's coverage is undefined
-
-    def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)

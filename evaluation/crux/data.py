@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from crux_app.inputs import JudgeInfo
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -28,7 +29,6 @@ from crux_app.models import (
     Topic,
 )
 from crux_app.query_arrays import int_columns
-from evaluation.crux.inputs import JudgeInfo
 from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING

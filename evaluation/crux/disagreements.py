@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from crux_app.inputs import JudgeInfo
 from crux_app.models import Collection, Judge, Judgment, Passage, SubQuestion
 from evaluation.crux.evaluate import Evaluation
-from evaluation.crux.inputs import JudgeInfo
 from evaluation.shared.metric_agreement import TauResult, kendall_tau
 
 COMPARED = ("ndcg", "recall")

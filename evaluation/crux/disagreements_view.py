@@ -7,11 +7,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
+from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.crux.disagreements import judge_disagreements, topic_disagreements
-from evaluation.crux.evaluate import evaluate
-from evaluation.crux.inputs import EvaluationInputError
+from evaluation.crux.evaluate import EvaluationParams, evaluate
 from evaluation.leaderboard.forms import EvaluationForm
 from evaluation.leaderboard.table import metric_labels
 from evaluation.leaderboard.views import _form, topic_links
@@ -29,7 +29,7 @@ class DisagreementsView(ResearcherRequiredMixin, View):
         context: dict[str, object] = {"collection": collection, "form": form}
         if not form.is_valid():
             return render(request, "evaluation/crux/disagreements.html", context, status=400)
-        params = form.params()
+        params = EvaluationParams.from_leaderboard(form.params())
         try:
             evaluation = evaluate(collection, params)
         except EvaluationInputError as error:

@@ -15,19 +15,19 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from crux_app.inputs import (
+    EvaluationInputError,
+    JudgeInfo,
+    resolve_judge,
+    resolve_qrels_source,
+    resolve_runs,
+)
 from crux_app.models import Collection
 from evaluation.crux.data import (
     CollectionData,
     RunRanking,
     load_collection,
     report_ratings,
-)
-from evaluation.crux.inputs import (
-    EvaluationInputError,
-    JudgeInfo,
-    resolve_judge,
-    resolve_qrels_source,
-    resolve_runs,
 )
 from evaluation.crux.method.alpha_ndcg import DEFAULT_ALPHA, alpha_ndcg
 from evaluation.crux.method.coverage import (
@@ -49,8 +49,8 @@ from evaluation.crux.token_counts import (
     count_array,
     token_counts,
 )
+from evaluation.leaderboard.columns import K_ORACLE, LeaderboardParams
 
-K_ORACLE = "oracle"
 METRICS = ("coverage", "alpha_ndcg", "density", "density_norm", "ndcg", "map", "recall", "rprec")
 RECORD_KEYS = ("run", *METRICS, "missing_judgments", "topics")
 
@@ -67,6 +67,18 @@ class EvaluationParams:
     tokenizer: str | None = None  # None = the configured one (token_counts)
     gamma: float = DEFAULT_GAMMA
     alpha: float = DEFAULT_ALPHA
+
+    @classmethod
+    def from_leaderboard(cls, params: LeaderboardParams, **extra: object) -> EvaluationParams:
+        """The evaluation of the leaderboard's parameters (judge, tau, k, qrels source...)."""
+        shared = {f.name: getattr(params, f.name) for f in fields(LeaderboardParams)}
+        return cls(**shared, **extra)
+
+    def leaderboard(self) -> LeaderboardParams:
+        """The parameters the leaderboard's columns read."""
+        return LeaderboardParams(
+            **{f.name: getattr(self, f.name) for f in fields(LeaderboardParams)}
+        )
 
     def __post_init__(self) -> None:
         if self.k != K_ORACLE and not (isinstance(self.k, int) and self.k >= 1):

@@ -1,9 +1,9 @@
-"""What CRUX adds to the shared registries: the judging job, its comparison sources, its links
-on the collection and topic pages (called from ``CruxConfig.ready``)."""
+"""What CRUX adds to the shared registries: the judging job, its leaderboard columns, its
+comparison sources, its links on the collection and topic pages (called from
+``CruxConfig.ready``)."""
 
 from crux_app.jobs.catalog import JobKind, register_kind
 from crux_app.page_links import PageLink, register_link
-from evaluation.agreement.label_tables import load_judgment_table
 from evaluation.agreement.sources import (
     BINARY_CLASSES,
     RATING_CATEGORIES,
@@ -11,7 +11,11 @@ from evaluation.agreement.sources import (
     Scale,
     register_source,
 )
+from evaluation.crux.agreement_sources import load_judgment_table
+from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION, report_coverage_records
 from evaluation.crux.job import KIND
+from evaluation.crux.leaderboard_columns import GROUP
+from evaluation.leaderboard.columns import register_group
 
 JUDGE_TITLE = "Rate with the configured LLM judge every item it has not rated yet"
 
@@ -21,6 +25,7 @@ def _has_outputs(page) -> bool:
 
 
 def register() -> None:
+    register_group(GROUP)
     register_kind(
         JobKind(
             name=KIND,
@@ -79,5 +84,7 @@ def register() -> None:
             categories=(0.0, 1.0),
             class_names=BINARY_CLASSES,
             loader=load_judgment_table,
+            derived=report_coverage_records,
+            derived_definition=COVERAGE_DEFINITION,
         )
     )

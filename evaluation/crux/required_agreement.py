@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from crux_app.models import Collection
-from evaluation.crux.data import load_collection
-from evaluation.crux.inputs import (
+from crux_app.inputs import (
     EvaluationInputError,
     resolve_judge,
     resolve_qrels_source,
 )
+from crux_app.models import Collection
+from evaluation.crux.data import load_collection
 from evaluation.crux.method.required_subset import GradeAgreement, grade_agreement, select_required
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from evaluation.crux.matrix.cell import researcher_judge
+from crux_app.judges import researcher_judge
 from evaluation.dense.models import DenseLabel, DenseResult
 
 

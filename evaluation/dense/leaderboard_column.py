@@ -12,13 +12,13 @@ from evaluation.leaderboard.columns import RunColumn
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
-    from evaluation.crux.evaluate import EvaluationParams
+    from evaluation.leaderboard.columns import LeaderboardParams
 
 KEY = "dense_uncertain_share"
 
 
 def uncertain_share(
-    collection: Collection, params: EvaluationParams, run_names: list[str]
+    collection: Collection, params: LeaderboardParams, run_names: list[str]
 ) -> dict[str, float | None]:
     by_run: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for row in latest_results(collection):

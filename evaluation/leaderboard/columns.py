@@ -1,63 +1,176 @@
-"""Per-run leaderboard columns contributed by other methods (Delta-SePer, DENSE's uncertain
-share, LLM-retEval@k...), computed from their stored results.
+"""Every per-run figure of the leaderboard comes from a registered column group.
 
-An app registers a ``RunColumn`` in its ``AppConfig.ready``; the leaderboard adds one column
-per registered entry, lets it be sorted, and ranks runs by it in the Kendall tau matrix. A
-column's ``values`` reads stored rows only: a page never runs a model.
+A method registers a ``ColumnGroup`` (several columns computed together, as CRUX's metrics are)
+or a ``RunColumn`` (one column) from its ``AppConfig.ready``; the leaderboard adds their columns,
+lets the numeric ones be sorted, ranks runs by them in the Kendall tau matrix and renders a
+group's panels. This module names no method. A group reads stored rows only: a page never runs
+a model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from crux_app.inputs import EvaluationInputError, check_tau
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
-    from evaluation.crux.evaluate import EvaluationParams
 
-# (collection, params, run names) -> run name -> value (None: not computed for that run).
-ColumnValues = Callable[["Collection", "EvaluationParams", list[str]], dict[str, float | None]]
+K_ORACLE = "oracle"  # k = |O|, the size of each topic's oracle, instead of a fixed depth
+
+
+@dataclass(frozen=True)
+class LeaderboardParams:
+    """What every column reads: judge, relevance threshold tau, depth k, qrels source."""
+
+    judge: str | None = None  # judge name; None = the LLM judge with the most ratings
+    tau: float = 3.0
+    k: int | str = 10  # or K_ORACLE
+    qrels_source: str | None = None  # None = the source with the most rows
+    missing_as_zero: bool = False
+
+    def __post_init__(self) -> None:
+        if self.k != K_ORACLE and not (isinstance(self.k, int) and self.k >= 1):
+            raise EvaluationInputError(f"k must be an integer >= 1 or {K_ORACLE!r}, got {self.k!r}")
+        try:
+            check_tau(self.tau)
+        except ValueError as error:
+            raise EvaluationInputError(str(error)) from None
+
+
+Display = Literal["number", "count", "text"]
+# always: in the Kendall matrix even when undefined; defined: once >= 2 runs have a value
+Ranked = Literal["always", "defined", "never"]
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str  # "{k}" is replaced by the leaderboard's k
+    description: str = ""
+    display: Display = "number"
+    ranked: Ranked = "defined"
+    shown: bool = True  # False: only in the Kendall matrix
+    format: Callable[[Any], str] | None = None  # a text column's cell text
+
+    def label_for(self, k: int | str) -> str:
+        return self.label.replace("{k}", str(k))
+
+    @property
+    def sortable(self) -> bool:
+        return self.display != "text"
+
+
+@dataclass
+class GroupValues:
+    values: dict[str, dict[str, Any]]  # column key -> run name -> value (None: undefined)
+    panel: dict[str, Any] = field(default_factory=dict)  # the context of the group's panels
+
+
+# (collection, params, run names) -> the group's values
+Compute = Callable[["Collection", LeaderboardParams, list[str]], GroupValues]
+# (collection, params, run names) -> column key -> (run name, topic id) -> value
+PerTopic = Callable[
+    ["Collection", LeaderboardParams, list[str]], dict[str, dict[tuple[str, int], float | None]]
+]
+
+
+@dataclass(frozen=True)
+class ColumnGroup:
+    key: str
+    columns: tuple[Column, ...]
+    compute: Compute
+    order: int = 100  # lower first
+    panel_above: str | None = None  # templates rendered with the group's panel context
+    panel_below: str | None = None
+    per_topic: PerTopic | None = None  # per-topic values, for correlations with other figures
+
+
+# (collection, params, run names) -> run name -> value (None: not computed for that run)
+ColumnValues = Callable[["Collection", LeaderboardParams, list[str]], dict[str, float | None]]
 
 
 @dataclass(frozen=True)
 class RunColumn:
+    """A group of one numeric column."""
+
     key: str
-    label: str  # "{k}" is replaced by the leaderboard's k
+    label: str
     values: ColumnValues
     description: str = ""
 
     def label_for(self, k: int | str) -> str:
         return self.label.replace("{k}", str(k))
 
+    def as_group(self) -> ColumnGroup:
+        def compute(collection, params, run_names) -> GroupValues:
+            return GroupValues({self.key: self.values(collection, params, run_names)})
 
-_COLUMNS: dict[str, RunColumn] = {}
+        column = Column(self.key, self.label, self.description)
+        return ColumnGroup(key=self.key, columns=(column,), compute=compute, order=500)
+
+
+_GROUPS: dict[str, ColumnGroup] = {}
+
+
+def register_group(group: ColumnGroup) -> ColumnGroup:
+    """Add (or replace, by key) a column group."""
+    _GROUPS[group.key] = group
+    return group
 
 
 def register_column(column: RunColumn) -> RunColumn:
-    """Add (or replace, by key) a leaderboard column."""
-    _COLUMNS[column.key] = column
+    """Add (or replace, by key) a one-column group."""
+    register_group(column.as_group())
     return column
 
 
 def unregister_column(key: str) -> None:
-    _COLUMNS.pop(key, None)
+    _GROUPS.pop(key, None)
 
 
-def run_columns() -> list[RunColumn]:
-    return list(_COLUMNS.values())
+def groups() -> list[ColumnGroup]:
+    return sorted(_GROUPS.values(), key=lambda g: (g.order, g.key))
+
+
+def columns() -> list[Column]:
+    return [c for g in groups() for c in g.columns]
 
 
 def column_keys() -> tuple[str, ...]:
-    return tuple(_COLUMNS)
+    return tuple(c.key for c in columns())
 
 
 def column_values(
-    collection: Collection, params: EvaluationParams, run_names: list[str]
-) -> dict[str, dict[str, float | None]]:
-    """Registered column -> run name -> value (None where not computed), for every run."""
-    table = {}
-    for column in run_columns():
-        values = column.values(collection, params, run_names)
-        table[column.key] = {name: values.get(name) for name in run_names}
+    collection: Collection,
+    params: LeaderboardParams,
+    run_names: list[str],
+    exclude: Sequence[str] = (),
+) -> dict[str, dict[str, Any]]:
+    """Column key -> run name -> value (None where not computed) of every group but the
+    excluded ones (a method printing its own figures beside the others')."""
+    table: dict[str, dict[str, Any]] = {}
+    for group in groups():
+        if group.key in exclude:
+            continue
+        values = group.compute(collection, params, run_names).values
+        for column in group.columns:
+            column_values = values.get(column.key, {})
+            table[column.key] = {name: column_values.get(name) for name in run_names}
     return table
+
+
+def per_topic_values(
+    collection: Collection, params: LeaderboardParams, run_names: list[str], keys: Sequence[str]
+) -> dict[str, dict[tuple[str, int], float | None]]:
+    """Per-(run, topic) values of the named columns, from the groups that provide them
+    (a column no group gives per topic is missing from the result)."""
+    out: dict[str, dict[tuple[str, int], float | None]] = {}
+    for group in groups():
+        if group.per_topic is None or not {c.key for c in group.columns} & set(keys):
+            continue
+        values = group.per_topic(collection, params, run_names)
+        out.update({key: values[key] for key in keys if key in values})
+    return out

@@ -1,12 +1,13 @@
-"""The leaderboard and disagreements pages' selectors: judge, tau, k, qrels source, sort."""
+"""The selectors of the leaderboard and of the pages that read the same parameters: judge, tau,
+k, qrels source, sort."""
 
 from __future__ import annotations
 
 from django import forms
 
-from evaluation.crux.evaluate import K_ORACLE, EvaluationParams
-from evaluation.crux.inputs import JudgeInfo
-from evaluation.leaderboard.table import sort_keys
+from crux_app.inputs import JudgeInfo
+from evaluation.leaderboard.columns import K_ORACLE, LeaderboardParams
+from evaluation.leaderboard.table import default_sort, sort_keys
 
 TAUS = [(str(t), str(t)) for t in range(1, 6)]
 ORDER = [("desc", "descending"), ("asc", "ascending")]
@@ -46,10 +47,10 @@ class EvaluationForm(forms.Form):
     def clean_k(self) -> int | str:
         return parse_k(self.cleaned_data.get("k") or "10")
 
-    def params(self) -> EvaluationParams:
-        """The evaluation parameters (call after is_valid())."""
+    def params(self) -> LeaderboardParams:
+        """The parameters every column reads (call after is_valid())."""
         data = self.cleaned_data
-        return EvaluationParams(
+        return LeaderboardParams(
             judge=data.get("judge") or None,
             tau=float(data.get("tau") or 3),
             k=data["k"],
@@ -69,6 +70,6 @@ class LeaderboardForm(EvaluationForm):
 
     def sort_key(self) -> tuple[str, bool]:
         """(sort key, descending); the run name sorts ascending by default."""
-        sort = self.cleaned_data.get("sort") or "coverage"
+        sort = self.cleaned_data.get("sort") or default_sort()
         order = self.cleaned_data.get("order") or ("asc" if sort == "run" else "desc")
         return sort, order == "desc"

@@ -1,132 +1,148 @@
-"""The collection leaderboard: the evaluate records as a sortable table, and the Kendall tau
-between the system rankings of every two metrics (with its plotly heatmap figure).
-
-The table rows are exactly ``Evaluation.record`` (what ``manage.py evaluate`` prints), so the
-page and the command cannot drift apart.
+"""The collection leaderboard: every registered column group's values per run as a sortable
+table, and the Kendall tau between the run rankings of every two ranked columns (with its plotly
+heatmap figure). The leaderboard names no method: its columns and panels come from
+``evaluation.leaderboard.columns``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from crux_app.models import Collection
-from evaluation.crux.evaluate import METRICS, Evaluation, EvaluationParams, evaluate
-from evaluation.crux.output import run_records
-from evaluation.leaderboard.columns import column_keys, column_values, run_columns
+from crux_app.models import Collection, Run
+from evaluation.leaderboard.columns import Column, LeaderboardParams, columns, groups
 from evaluation.shared.metric_agreement import AgreementMatrix, kendall_matrix
 
-REPORT_COVERAGE = "report_coverage"
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    css: str = "num"
 
 
-def sort_keys() -> tuple[str, ...]:
-    """Every sortable column: run, the CRUX metrics, registered columns, missing judgments."""
-    return ("run", *METRICS, *column_keys(), "missing_judgments")
-
-
-def metric_labels(k: int | str) -> dict[str, str]:
-    return {
-        **{c.key: c.label_for(k) for c in run_columns()},
-        "coverage": f"Coverage@{k}",
-        "alpha_ndcg": f"α-nDCG@{k}",
-        "density": "Density",
-        "density_norm": "Density (norm.)",
-        "ndcg": f"nDCG@{k}",
-        "map": "MAP",
-        "recall": f"Recall@{k}",
-        "rprec": "R-Prec",
-        REPORT_COVERAGE: "Report coverage",
-    }
+@dataclass(frozen=True)
+class Panel:
+    template: str
+    context: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Leaderboard:
-    evaluation: Evaluation
-    rows: list[dict[str, Any]]  # Evaluation records, sorted
+    rows: list[dict[str, Any]]  # {"run": name, column key: value...}, sorted
     sort: str
     descending: bool
     agreement: AgreementMatrix
     labels: dict[str, str]
-    columns: tuple[str, ...] = METRICS  # value columns in display order
+    columns: tuple[str, ...]  # shown columns in display order
+    above: list[Panel] = field(default_factory=list)
+    below: list[Panel] = field(default_factory=list)
 
     def table(self) -> list[tuple[dict[str, Any], list[Any]]]:
         """(record, values in ``columns`` order) per row."""
         return [(r, [r.get(c) for c in self.columns]) for r in self.rows]
 
-    @property
-    def total_missing(self) -> int:
-        return sum(r["missing_judgments"] for r in self.rows)
-
-    @property
-    def topics(self) -> list[tuple[int, str]]:
-        ev = self.evaluation
-        return list(zip(ev.topic_ids.tolist(), ev.topic_names, strict=True))
+    def cell_rows(self) -> list[tuple[dict[str, Any], list[Cell]]]:
+        """(record, rendered cells in ``columns`` order) per row."""
+        by_key = {c.key: c for c in columns()}
+        return [(r, [cell(by_key[c], r.get(c)) for c in self.columns]) for r in self.rows]
 
     @property
     def any_tau(self) -> bool:
-        """Whether any pair of metrics has a defined tau (one run: none has)."""
+        """Whether any pair of columns has a defined tau (one run: none has)."""
         return any(t.tau is not None for t in self.agreement.taus.values())
 
     def tau_rows(self) -> list[tuple[str, list[Any]]]:
-        """(metric label, TauResult per metric) rows of the agreement matrix."""
+        """(column label, TauResult per column) rows of the agreement matrix."""
         names = self.agreement.names
         return [(self.labels[a], [self.agreement.taus[(a, b)] for b in names]) for a in names]
 
 
-def report_coverage_by_run(evaluation: Evaluation) -> dict[str, float | None]:
-    """Report coverage of the system named like each run (mean over report judges)."""
-    runs = {run.name for run in evaluation.runs}
-    values: dict[str, list[float]] = {}
-    for report in evaluation.reports:
-        if report.system in runs and report.mean is not None:
-            values.setdefault(report.system, []).append(report.mean)
-    return {name: float(np.mean(v)) for name, v in values.items()}
+def cell(column: Column, value: Any) -> Cell:
+    if column.display == "text":
+        text = column.format(value) if column.format and value is not None else str(value or "")
+        return Cell(text, "small")
+    if value is None:
+        return Cell("–")
+    if column.display == "count":
+        return Cell(str(int(value)))
+    return Cell(f"{value:.4f}")
 
 
-def agreement_matrix(
-    evaluation: Evaluation, extra: dict[str, dict[str, float | None]] | None = None
-) -> AgreementMatrix:
-    """Kendall tau between every two metrics' run rankings; report coverage joins them when
-    at least two runs have reports under their name (CRUX Table 1), a registered column when
-    at least two runs have a value."""
-    table: dict[str, dict[str, float | None]] = evaluation.metric_table()
-    for key, values in (extra or {}).items():
-        if sum(v is not None for v in values.values()) >= 2:
-            table[key] = values
-    reports = report_coverage_by_run(evaluation)
-    if len(reports) >= 2:
-        table[REPORT_COVERAGE] = reports
-    return kendall_matrix(table, order=list(table))
+def sort_keys() -> tuple[str, ...]:
+    """Every sortable column: the run name and the shown numeric columns."""
+    return ("run", *(c.key for c in columns() if c.shown and c.sortable))
+
+
+def default_sort() -> str:
+    """The first ranked numeric column (the run name when there is none)."""
+    ranked = [c.key for c in columns() if c.shown and c.sortable and c.ranked != "never"]
+    return ranked[0] if ranked else "run"
+
+
+def metric_labels(k: int | str) -> dict[str, str]:
+    return {c.key: c.label_for(k) for c in columns()}
 
 
 def sorted_records(
     records: list[dict[str, Any]], sort: str, descending: bool
 ) -> list[dict[str, Any]]:
     """Records by one key; undefined values always last."""
-    defined = [r for r in records if r[sort] is not None]
-    undefined = [r for r in records if r[sort] is None]
+    defined = [r for r in records if r.get(sort) is not None]
+    undefined = [r for r in records if r.get(sort) is None]
     defined.sort(key=lambda r: (r[sort], r["run"]), reverse=descending)
     return defined + undefined
 
 
+def agreement_matrix(values: dict[str, dict[str, Any]]) -> AgreementMatrix:
+    """Kendall tau between every two ranked columns' run rankings: an ``always`` column even
+    when undefined, a ``defined`` one once at least two runs have a value."""
+    table: dict[str, dict[str, float | None]] = {}
+    for column in columns():
+        column_values = values.get(column.key, {})
+        defined = sum(v is not None for v in column_values.values())
+        if column.ranked == "always" or (column.ranked == "defined" and defined >= 2):
+            table[column.key] = column_values
+    return kendall_matrix(table, order=list(table))
+
+
+def run_names(collection: Collection) -> list[str]:
+    return list(
+        Run.objects.filter(collection=collection).order_by("name").values_list("name", flat=True)
+    )
+
+
 def build_leaderboard(
     collection: Collection,
-    params: EvaluationParams,
-    sort: str = "coverage",
+    params: LeaderboardParams,
+    sort: str | None = None,
     descending: bool = True,
 ) -> Leaderboard:
-    evaluation = evaluate(collection, params)
-    extra = column_values(collection, params, [run.name for run in evaluation.runs])
+    """Every group's values for the collection's runs (EvaluationInputError propagates)."""
+    names = run_names(collection)
+    values: dict[str, dict[str, Any]] = {}
+    above: list[Panel] = []
+    below: list[Panel] = []
+    for group in groups():
+        computed = group.compute(collection, params, names)
+        for column in group.columns:
+            values[column.key] = {n: computed.values.get(column.key, {}).get(n) for n in names}
+        panel = {**computed.panel, "collection": collection, "params": params}
+        if group.panel_above:
+            above.append(Panel(group.panel_above, panel))
+        if group.panel_below:
+            below.append(Panel(group.panel_below, panel))
+    shown = tuple(c.key for c in columns() if c.shown)
+    records = [{"run": n, **{key: values[key][n] for key in shown}} for n in names]
+    sort = sort or default_sort()
     return Leaderboard(
-        evaluation=evaluation,
-        rows=sorted_records(run_records(evaluation, extra=extra), sort, descending),
+        rows=sorted_records(records, sort, descending),
         sort=sort,
         descending=descending,
-        agreement=agreement_matrix(evaluation, extra),
+        agreement=agreement_matrix(values),
         labels=metric_labels(params.k),
-        columns=(*METRICS, *extra),
+        columns=shown,
+        above=above,
+        below=below,
     )
 
 

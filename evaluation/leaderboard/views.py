@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.views import View
 
-from crux_app.models import Collection
-from crux_app.roles import ResearcherRequiredMixin
-from evaluation.crux.inputs import (
+from crux_app.inputs import (
     EvaluationInputError,
     collection_judges,
     qrels_sources,
 )
+from crux_app.models import Collection, Topic
+from crux_app.roles import ResearcherRequiredMixin
 from evaluation.leaderboard.forms import FORM_DEFAULTS, LeaderboardForm
 from evaluation.leaderboard.table import (
     build_leaderboard,
@@ -24,31 +24,33 @@ from evaluation.leaderboard.table import (
 
 
 def topic_links(collection_pk: int, topics: list[tuple[int, str]]) -> list[dict[str, object]]:
-    """Each topic's page, and its coverage-matrix page where that page exists."""
-    links = []
-    for pk, name in topics:
-        try:
-            matrix = reverse("crux-topic", args=[collection_pk, pk])
-        except NoReverseMatch:
-            matrix = None
-        links.append(
-            {
-                "pk": pk,
-                "name": name,
-                "url": reverse("topic-detail", args=[collection_pk, pk]),
-                "matrix_url": matrix,
-            }
-        )
-    return links
+    """Each topic's page (which links every method's page of the topic)."""
+    return [
+        {"pk": pk, "name": name, "url": reverse("topic-detail", args=[collection_pk, pk])}
+        for pk, name in topics
+    ]
+
+
+def topic_names(collection: Collection) -> list[tuple[int, str]]:
+    topics = Topic.objects.filter(collection=collection).order_by("external_id")
+    return list(topics.values_list("pk", "external_id"))
 
 
 def table_headers(
-    request: HttpRequest, labels: dict[str, str], sort: str, descending: bool
+    request: HttpRequest,
+    labels: dict[str, str],
+    columns: tuple[str, ...],
+    sort: str,
+    descending: bool,
 ) -> list[dict[str, str]]:
     """Column headers: label, the query that sorts by the column (flipping the order when it is
     the current one) and the current order's arrow."""
     headers = []
-    for key in sort_keys():
+    sortable = set(sort_keys())
+    for key in ("run", *columns):
+        if key not in sortable:
+            headers.append({"key": key, "label": labels[key], "query": "", "arrow": ""})
+            continue
         query = request.GET.copy()
         query["sort"] = key
         if key == sort:
@@ -101,14 +103,12 @@ class LeaderboardView(ResearcherRequiredMixin, View):
                     "board": board,
                     "params": params,
                     "headers": table_headers(
-                        request,
-                        {"run": "Run", "missing_judgments": "Missing judgments", **board.labels},
-                        sort,
-                        descending,
+                        request, {"run": "Run", **board.labels}, board.columns, sort, descending
                     ),
                     "table": board.table(),
+                    "cells": board.cell_rows(),
                     "heatmap": tau_heatmap(board),
-                    "topics": topic_links(collection.pk, board.topics),
+                    "topics": topic_links(collection.pk, topic_names(collection)),
                 }
         template = (
             "evaluation/leaderboard/_table.html"

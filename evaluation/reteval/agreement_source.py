@@ -15,6 +15,7 @@ import numpy as np
 
 from annotation.models import Assignment
 from crux_app.models import GeneratedOutput, SubQuestion
+from crux_app.vocabulary import FAILURE_SHORT_NAMES
 from evaluation.agreement.label_tables import LabelQuery, LabelTable, Rater
 from evaluation.agreement.sources import ComparisonSource, Scale, register_source
 from evaluation.reteval.method.prompts import PROMPT_VERSION
@@ -23,14 +24,6 @@ from evaluation.reteval.models import RetEvalResult
 
 SOURCE_KEY = "failure_category"
 MACHINE_KIND = "prelabel"
-SHORT_NAMES = {
-    "A": "A unlabelled correct passage",
-    "B": "B other version of gold passage",
-    "C": "C distracting passage",
-    "D": "D generator fails on gold",
-    "E": "E semi-gold misses answers",
-    "F": "F judge compares wrongly",
-}
 
 
 def machine_rater_name(judge: str) -> str:
@@ -124,7 +117,7 @@ def register_failure_category_source() -> ComparisonSource:
             scale=Scale.NOMINAL,
             machine="LLM-retEval pre-labels",
             categories=tuple(CATEGORY_NUMBERS[c] for c in CATEGORIES),
-            class_names=tuple((CATEGORY_NUMBERS[c], SHORT_NAMES[c]) for c in CATEGORIES),
+            class_names=tuple((CATEGORY_NUMBERS[c], FAILURE_SHORT_NAMES[c]) for c in CATEGORIES),
             loader=load_failure_category_table,
         )
     )

@@ -18,8 +18,9 @@ from django.utils import timezone
 from annotation.campaign_setup import SelectionOptions, create_campaign
 from annotation.models import Assignment, Campaign
 from annotation.selection import EVERY
-from annotation.task_types import FAILURE_CATEGORIES, FAILURE_CATEGORY
+from annotation.task_types import FAILURE_CATEGORY
 from crux_app.models import Collection, Run
+from crux_app.vocabulary import FAILURE_CATEGORIES
 from evaluation.reteval.method.verdicts import CATEGORIES
 from evaluation.reteval.models import RetEvalResult
 from evaluation.reteval.table import collection_results

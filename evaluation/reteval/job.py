@@ -17,6 +17,7 @@ from typing import Any
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import required_job_run
 from crux_app.models import Job, Run, RunEntry, Topic
+from crux_app.vocabulary import QA_GOLD_SOURCE
 from evaluation.answers.generation import answer_external_id
 from evaluation.answers.job import AnswerJobParams, TopicAnswerer
 from evaluation.backends.base import Generator
@@ -111,7 +112,7 @@ def planned_topics(run: Run, topic_id: int | None, limit: int | None) -> list[in
     """Questions with gold passages that the run ranks passages for, by external id."""
     topics = Topic.objects.filter(
         collection_id=run.collection_id,
-        qrels__source="qa_gold",
+        qrels__source=QA_GOLD_SOURCE,
         qrels__grade__gt=0,
         pk__in=RunEntry.objects.filter(run=run).values("topic_id"),
     ).distinct()
@@ -130,7 +131,7 @@ def run_reteval_job(job: Job, models: RetEvalModels) -> Job:
         if not topic_ids:
             raise ValueError(
                 f"collection {job.collection.name!r} has no question with gold passages "
-                f"(qa_gold qrels) that run {run.name!r} ranks"
+                f"({QA_GOLD_SOURCE} qrels) that run {run.name!r} ranks"
             )
         size = config.batch_size
         batches = [topic_ids[i : i + size] for i in range(0, len(topic_ids), size)]

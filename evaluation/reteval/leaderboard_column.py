@@ -14,13 +14,13 @@ from evaluation.reteval.table import collection_results, resolve_judge
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
-    from evaluation.crux.evaluate import EvaluationParams
+    from evaluation.leaderboard.columns import LeaderboardParams
 
 COLUMN_KEY = "llm_reteval"
 
 
 def reteval_values(
-    collection: Collection, params: EvaluationParams, run_names: list[str]
+    collection: Collection, params: LeaderboardParams, run_names: list[str]
 ) -> dict[str, float | None]:
     values: dict[str, float | None] = dict.fromkeys(run_names)
     judge = resolve_judge(collection, None)

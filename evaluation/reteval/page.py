@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from annotation.selection import SEMI_GOLD_PREFIX
 from crux_app.models import GeneratedOutput, OutputContext, Passage, Topic
+from crux_app.vocabulary import SEMI_GOLD_PREFIX
 from evaluation.reteval.failures import confirmed, human_labels
 from evaluation.reteval.models import Comparison, RetEvalResult
 from evaluation.reteval.semi_gold import gold_passages

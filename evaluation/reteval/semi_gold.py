@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from annotation.selection import QA_GOLD_SOURCE, SEMI_GOLD_PREFIX
 from crux_app.models import GeneratedOutput, OutputContext, Passage, PassageQrel, Topic
+from crux_app.vocabulary import QA_GOLD_SOURCE, SEMI_GOLD_PREFIX
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.checked_generation import generate_checked
 from evaluation.reteval.method.prompts import build_reteval_answer_prompt

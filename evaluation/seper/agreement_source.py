@@ -16,9 +16,9 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 import numpy as np
-from django.apps import apps
 from django.contrib.auth import get_user_model
 
+from annotation.models import Assignment
 from crux_app.models import GeneratedOutput, Judge, SubQuestion
 from evaluation.agreement.label_tables import HUMAN, LabelQuery, LabelTable, Rater
 from evaluation.seper.models import (
@@ -40,14 +40,10 @@ def machine_name(nli: str) -> str:
 
 def _campaign_labels(query: LabelQuery) -> list[dict]:
     """Submitted task-3 labels on the collection's topics (of the named campaign only)."""
-    try:
-        assignments = apps.get_model("annotation", "Assignment")
-    except LookupError:
-        return []
     scope = query.campaign
     if scope.applied and scope.task_type != "answer_equivalence":
         return []
-    rows = assignments.objects.equivalence_labels().filter(campaign__collection=query.collection)
+    rows = Assignment.objects.equivalence_labels().filter(campaign__collection=query.collection)
     if scope.applied:
         rows = rows.filter(campaign_id=scope.campaign_id)
     return list(rows)
@@ -157,3 +153,10 @@ def _subquestions(first: list[tuple[int, int, int | None]]) -> np.ndarray:
     for topic, pk in rows.values_list("topic_id", "pk"):
         by_topic[topic] = pk
     return np.array([sq if sq is not None else by_topic[t] for _, t, sq in first], np.int64)
+
+
+def answer_texts(item_ids: list[int]) -> dict[int, tuple[str, str]]:
+    """A judged answer's label and text: an item of this source is an
+    ``AnswerEquivalenceDecision`` row standing for its response text."""
+    rows = AnswerEquivalenceDecision.objects.filter(pk__in=item_ids)
+    return {pk: (f"answer {pk}", text) for pk, text in rows.values_list("pk", "response_text")}

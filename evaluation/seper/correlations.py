@@ -9,23 +9,24 @@ sampling parameters: the collection's most recent topic-level row's), never reco
 - per passage scored alone, Delta-SePer against its utility label: 1 for a gold passage
   (``qa_gold`` qrels), 0 for a distractor, on topics that have gold passages (the paper's
   Table 2);
-- per (topic, run), Delta-SePer of the top-k context against CRUX coverage and Recall@k from
-  ``evaluate`` with the same k.
+- per (topic, run), Delta-SePer of the top-k context against coverage and Recall@k at the same
+  k, as the leaderboard's columns give them per topic (``per_topic_values``: the method that
+  registers those columns computes them; SePer does not name it).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
-from crux_app.dataio.import_qa import GOLD_SOURCE
 from crux_app.models import Collection, PassageQrel
-from evaluation.crux.evaluate import EvaluationParams, evaluate
+from crux_app.vocabulary import QA_GOLD_SOURCE
+from evaluation.leaderboard.columns import LeaderboardParams, per_topic_values
 from evaluation.seper.models import SeperScore
 from evaluation.shared.pearson_correlation import Correlation, pearson
 
 DELTAS = (("delta_s", "ΔSePer_S"), ("delta_h", "ΔSePer_H"))
+METRIC_KEYS = ("coverage", "recall")
 TARGETS = (
     ("utility", "utility label (gold passage 1, distractor 0), per passage"),
     ("coverage", "CRUX coverage@k, per (topic, run)"),
@@ -81,7 +82,7 @@ def run_deltas(
 
 
 def delta_seper_column(
-    collection: Collection, params: EvaluationParams, run_names: list[str]
+    collection: Collection, params: LeaderboardParams, run_names: list[str]
 ) -> dict[str, float | None]:
     """The leaderboard column's values (a ``RunColumn.values``)."""
     return run_deltas(collection, params.k, run_names)
@@ -116,7 +117,7 @@ class SeperCorrelations:
 
 def _utility_pairs(collection: Collection, setting: SeperSetting, name: str):
     gold = PassageQrel.objects.filter(
-        topic__collection=collection, source=GOLD_SOURCE, grade__gt=0
+        topic__collection=collection, source=QA_GOLD_SOURCE, grade__gt=0
     ).values_list("topic_id", "passage_id")
     gold_pairs = set(gold)
     with_gold = {t for t, _ in gold_pairs}
@@ -128,29 +129,26 @@ def _utility_pairs(collection: Collection, setting: SeperSetting, name: str):
     return deltas, labels
 
 
-def _metric_pairs(collection, setting, params: EvaluationParams, name: str, evaluation):
+def _metric_pairs(collection, setting, params: LeaderboardParams, name: str, per_topic):
     """Delta of each (topic, run) top-k row, and the runs' per-topic metrics at that k."""
     rows = _rows(collection, setting, SeperScore.ContextKind.RUN).filter(k=params.k)
     deltas = {(t, run): v for t, run, v in rows.values_list("topic_id", "run__name", name)}
-    position = {int(t): i for i, t in enumerate(evaluation.topic_ids)}
-    metrics = {run.name: run.values for run in evaluation.runs}
     x, by_metric = [], {"coverage": [], "recall": []}
     for (topic, run), value in sorted(deltas.items()):
-        if run not in metrics or topic not in position:
+        if (run, topic) not in per_topic["recall"]:
             continue
         x.append(value)
         for metric, column in by_metric.items():
-            number = float(metrics[run][metric][position[topic]])
-            column.append(None if math.isnan(number) else number)
+            column.append(per_topic[metric].get((run, topic)))
     return x, by_metric
 
 
 def seper_correlations(
-    collection: Collection, params: EvaluationParams | None = None
+    collection: Collection, params: LeaderboardParams | None = None
 ) -> SeperCorrelations:
     """Pearson r (p-value, n) of Delta-SePer_S / _H with each target; ``params`` are the
     evaluation's (judge, tau, k...): coverage and Recall@k are computed as on the leaderboard."""
-    params = params or EvaluationParams()
+    params = params or LeaderboardParams()
     setting = latest_setting(collection)
     result = SeperCorrelations(setting, params.k)
     if setting is None:
@@ -158,14 +156,20 @@ def seper_correlations(
         return result
     if not isinstance(params.k, int):
         result.notes.append("k = oracle: SePer scores runs at an integer k; use one")
-    evaluation = evaluate(collection, params) if isinstance(params.k, int) else None
-    if evaluation is not None and evaluation.judge is None:
-        result.notes.append("no judge rated passages here: CRUX coverage is undefined")
+    per_topic = None
+    if isinstance(params.k, int):
+        names = list(collection.runs.order_by("name").values_list("name", flat=True))
+        per_topic = per_topic_values(collection, params, names, METRIC_KEYS)
+        if set(per_topic) != set(METRIC_KEYS):
+            result.notes.append("no registered leaderboard column gives coverage and Recall@k")
+            per_topic = None
+        elif all(v is None for v in per_topic["coverage"].values()):
+            result.notes.append("coverage is undefined here (e.g. no judge rated passages)")
     for name, label in DELTAS:
         deltas, labels = _utility_pairs(collection, setting, name)
         pairs = {"utility": (deltas, labels)}
-        if evaluation is not None:
-            x, metrics = _metric_pairs(collection, setting, params, name, evaluation)
+        if per_topic is not None:
+            x, metrics = _metric_pairs(collection, setting, params, name, per_topic)
             pairs.update({metric: (x, values) for metric, values in metrics.items()})
         else:
             pairs.update({m: ([], []) for m in ("coverage", "recall")})

@@ -7,8 +7,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 
+from crux_app.judges import researcher_judge
 from crux_app.models import Topic
-from evaluation.crux.matrix.cell import researcher_judge
 from evaluation.seper.decisions_store import record_sample_decision
 from evaluation.seper.models import AnswerEquivalenceLabel, SeperScore, equivalence_key
 

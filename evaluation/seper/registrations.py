@@ -4,9 +4,14 @@ source, the Delta-SePer leaderboard column and its page links (called from
 
 from crux_app.jobs.catalog import JobKind, register_kind
 from crux_app.page_links import PageLink, register_link
-from evaluation.agreement.sources import ComparisonSource, Scale, register_source
+from evaluation.agreement.sources import (
+    ComparisonSource,
+    Scale,
+    register_item_texts,
+    register_source,
+)
 from evaluation.leaderboard.columns import RunColumn, register_column
-from evaluation.seper.agreement_source import load_answer_equivalence_table
+from evaluation.seper.agreement_source import answer_texts, load_answer_equivalence_table
 from evaluation.seper.correlations import delta_seper_column
 from evaluation.seper.job import KIND, SeperJobParams
 
@@ -63,6 +68,7 @@ def register() -> None:
             loader=load_answer_equivalence_table,
         )
     )
+    register_item_texts("answer", answer_texts)
     register_column(
         RunColumn(
             key="delta_seper",

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from crux_app.dataio.import_qa import GOLD_SOURCE
 from crux_app.models import Judge, Judgment, PassageQrel, Run, SubQuestion, Topic
+from crux_app.vocabulary import QA_GOLD_SOURCE
 from evaluation.seper.engine import join_passages
 from evaluation.seper.models import SeperScore
 
@@ -119,7 +119,7 @@ def scorable_topic_ids(topics) -> list[int]:
 def oracle_texts(unit: ScoringUnit) -> list[str]:
     """The unit's oracle passages' texts: gold passages, or passages people rated answering."""
     if unit.subquestion is None:
-        gold = PassageQrel.objects.filter(topic=unit.topic, source=GOLD_SOURCE, grade__gt=0)
+        gold = PassageQrel.objects.filter(topic=unit.topic, source=QA_GOLD_SOURCE, grade__gt=0)
         return [q.passage.text for q in gold.select_related("passage").order_by("passage_id")]
     rated = (
         Judgment.objects.filter(

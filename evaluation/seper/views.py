@@ -7,14 +7,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
-from crux_app.jobs.start_view import JobStartView
-from crux_app.models import Collection, Topic
-from crux_app.roles import ResearcherRequiredMixin
-from evaluation.crux.inputs import (
+from crux_app.inputs import (
     EvaluationInputError,
     collection_judges,
     qrels_sources,
 )
+from crux_app.jobs.start_view import JobStartView
+from crux_app.models import Collection, Topic
+from crux_app.roles import ResearcherRequiredMixin
 from evaluation.leaderboard.forms import EvaluationForm
 from evaluation.seper.correlations import seper_correlations
 from evaluation.seper.forms import SeperJobForm

@@ -4,21 +4,23 @@
    The item on screen is #item-slot .ws-item. As soon as it shows, the next item is fetched in
    the background (the server reserves it). Submit posts the answer with htmx; only when the
    server has stored it (2xx) does the prefetched item replace the current one, so the swap is
-   instant and nothing is shown before its predecessor is saved. Keys: 0-5 / y n / a-f answer,
-   Enter submits, s skips, arrows move between sub-questions, g opens the guidelines. */
+   instant and nothing is shown before its predecessor is saved. Keys: 0-5 / y n / a category's
+   letter answer, Enter submits, s skips, arrows move between sub-questions, g opens the
+   guidelines. The failure categories come with the page (each choice's data-key): the server's
+   vocabulary is their only definition. */
 (function () {
   "use strict";
 
   var KEYS = {
     passage_rating: { field: "rating", map: { 0: "0", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
     answer_equivalence: { field: "equivalent", map: { y: "yes", n: "no" } },
-    failure_category: { field: "category", map: { a: "A", b: "B", c: "C", d: "D", e: "E", f: "F" } },
+    failure_category: { field: "category" }, // no map: the keys are the choices' data-key
   };
   var MISSING = {
     passage_rating: "Choose a rating first: press 0-5.",
     report_coverage: "Answer every sub-question first: y or n (arrows move between them).",
     answer_equivalence: "Answer first: press y or n.",
-    failure_category: "Choose a category first: press a-f.",
+    failure_category: "Choose a category first: press {keys}.",
   };
 
   var state = {
@@ -123,6 +125,21 @@
     return true;
   }
 
+  /* The data-key of each choice of ``field`` on the page, in page order. */
+  function pageKeys(form, field) {
+    return Array.prototype.map.call(
+      form.querySelectorAll('input[name="' + field + '"][data-key]'),
+      function (input) { return input.dataset.key; });
+  }
+
+  /* The value a key answers with: the task's own map, else the choice whose data-key it is. */
+  function keyValue(form, spec, key) {
+    if (spec.map) return spec.map[key];
+    var inputs = form.querySelectorAll('input[name="' + spec.field + '"][data-key]');
+    for (var i = 0; i < inputs.length; i++) if (inputs[i].dataset.key === key) return inputs[i].value;
+    return undefined;
+  }
+
   function rows(item) { return Array.prototype.slice.call(item.querySelectorAll(".ws-q")); }
 
   function rowAnswered(row) { return !!row.querySelector("input[type=radio]:checked"); }
@@ -167,7 +184,10 @@
       showFocus(item);
       return MISSING[task];
     }
-    return form.querySelector('input[name="' + KEYS[task].field + '"]:checked') ? null : MISSING[task];
+    var field = KEYS[task].field;
+    if (form.querySelector('input[name="' + field + '"]:checked')) return null;
+    var keys = pageKeys(form, field);
+    return MISSING[task].replace("{keys}", keys.length ? keys[0] + "-" + keys[keys.length - 1] : "");
   }
 
   function submitCurrent() {
@@ -271,7 +291,7 @@
       return;
     }
     var spec = KEYS[task];
-    var value = spec && spec.map[key.toLowerCase()];
+    var value = spec && keyValue(form, spec, key.toLowerCase());
     if (value !== undefined && choose(form, spec.field, value)) { event.preventDefault(); hint(""); }
   });
 

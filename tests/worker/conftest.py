@@ -5,6 +5,12 @@ is another process and only sees committed rows. Redis redelivers the task of a 
 once it is older than the broker's visibility timeout; the workers started here get
 ``CELERY_VISIBILITY_TIMEOUT`` = ``VISIBILITY_TIMEOUT_S`` (read by crux_app/settings.py) so that
 a restarted worker picks the task up within seconds instead of after the default hour.
+
+Nothing of the caller's environment chooses the broker: Celery prefers ``CELERY_BROKER_URL``
+and ``CELERY_RESULT_BACKEND`` from the environment over the app's configuration, so
+``start_worker`` removes them from this process while it runs, configures the app explicitly,
+and starts each worker with every ``CELERY_*`` variable of the caller stripped and the test
+URLs set.
 """
 
 from __future__ import annotations
@@ -29,14 +35,23 @@ RESULT_URL = os.environ.get("TEST_WORKER_RESULT_URL", "redis://127.0.0.1:6379/6"
 VISIBILITY_TIMEOUT_S = 4
 READY_TIMEOUT_S = 90
 CELERY = Path(sys.executable).with_name("celery")
+# Read by Celery itself in preference to the app's configuration
+# (celery.app.utils.Settings.broker_url, broker_read_url, broker_write_url, result_backend).
+CELERY_OVERRIDE_VARIABLES = (
+    "CELERY_BROKER_URL",
+    "CELERY_BROKER_READ_URL",
+    "CELERY_BROKER_WRITE_URL",
+    "CELERY_RESULT_BACKEND",
+)
 
 
 class WorkerProcess:
     """One running worker; ``log`` is everything it printed so far."""
 
-    def __init__(self, process: subprocess.Popen, log_path: Path) -> None:
+    def __init__(self, process: subprocess.Popen, log_path: Path, env: dict[str, str]) -> None:
         self.process = process
         self.log_path = log_path
+        self.env = env  # the environment it was started with
 
     @property
     def log(self) -> str:
@@ -79,39 +94,56 @@ def _wait_until_ready(worker: WorkerProcess) -> None:
     pytest.fail(f"celery worker not ready after {READY_TIMEOUT_S} s:\n{worker.log_tail()}")
 
 
-def _use_broker(broker_url: str, result_url: str) -> None:
+def worker_environment(broker_url: str, result_url: str, database_url: str) -> dict[str, str]:
+    """A worker's environment: this process's without any ``CELERY_*`` variable (the caller's
+    broker, backend, eager mode or filesystem transport must not reach it), plus the test's."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("CELERY_")}
+    env.update(
+        {
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url,
+            "CELERY_RESULT_BACKEND": result_url,
+            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_S),
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "PYTHONUNBUFFERED": "1",
+            # One OpenMP/torch thread, as in-process model tests use: threads spinning against
+            # the 2 busy cores of CI slowed generation about 10x.
+            "OMP_NUM_THREADS": "1",
+            "TORCH_NUM_THREADS": "1",
+        }
+    )
+    return env
+
+
+def _use_broker(broker_url: str | None, result_url: str | None) -> None:
     """Point this process's Celery app (it sends the tasks) at the given Redis databases."""
     celery_app.conf.broker_url = broker_url
     celery_app.conf.result_backend = result_url
-    # Celery keeps its connection and producer pools for the life of the process (it only
-    # drops them after a fork); pools made by earlier tests would still reach the old URLs.
+    # Celery keeps its connection and producer pools and its result backend for the life of
+    # the process (it only drops them after a fork); ones made by earlier tests would still
+    # reach the old URLs.
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
+    celery_app._backend_cache = None
+    vars(celery_app._local).pop("backend", None)
 
 
 @pytest.fixture
-def start_worker(transactional_db, tmp_path) -> Iterator[Callable[[], WorkerProcess]]:
+def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[[], WorkerProcess]]:
     """Start real workers on queues gpu and cpu; every one still alive is stopped at teardown.
 
     Depends on ``transactional_db`` so the workers are gone before the test data is flushed.
+    The workers' environment is taken when this fixture is set up.
     """
     for url in (BROKER_URL, RESULT_URL):
         redis.Redis.from_url(url).flushdb()
-    previous = (celery_app.conf.broker_url, celery_app.conf.result_backend)
+    env = worker_environment(BROKER_URL, RESULT_URL, _test_database_url())
+    for name in CELERY_OVERRIDE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    # Tasks go to the worker, never run in this process, whatever the caller exported.
+    monkeypatch.setattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
+    previous = (celery_app.conf.get("broker_url"), celery_app.conf.get("result_backend"))
     _use_broker(BROKER_URL, RESULT_URL)
-    env = {
-        **os.environ,
-        "DATABASE_URL": _test_database_url(),
-        "CELERY_BROKER_URL": BROKER_URL,
-        "CELERY_RESULT_BACKEND": RESULT_URL,
-        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_S),
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "PYTHONUNBUFFERED": "1",
-        # One OpenMP/torch thread, as in-process model tests use: threads spinning against the
-        # 2 busy cores of CI slowed generation about 10x.
-        "OMP_NUM_THREADS": "1",
-        "TORCH_NUM_THREADS": "1",
-    }
     workers: list[WorkerProcess] = []
 
     def start() -> WorkerProcess:
@@ -126,7 +158,7 @@ def start_worker(transactional_db, tmp_path) -> Iterator[Callable[[], WorkerProc
             process = subprocess.Popen(
                 command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
             )
-        worker = WorkerProcess(process, log_path)
+        worker = WorkerProcess(process, log_path, env)
         workers.append(worker)
         _wait_until_ready(worker)
         return worker

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from crux_app.judges import researcher_judge
 from crux_app.models import Judge, Judgment, Passage, SubQuestion, Topic
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
@@ -40,21 +41,6 @@ def cell_detail(
     )
     own = next((j for j in judgments if j.judge.user_id == user.pk), None)
     return CellDetail(subquestion, passage, judgments, own)
-
-
-def researcher_judge(user: AbstractBaseUser) -> Judge:
-    """The human judge standing for this account, created on first use.
-
-    It is named after the username; when an imported judge (no account) already holds that
-    name, the account's judge gets a distinct one rather than taking over imported labels.
-    """
-    judge = Judge.objects.filter(user=user).first()
-    if judge is not None:
-        return judge
-    name = user.get_username()
-    if Judge.objects.filter(name=name).exists():
-        name = f"{name} (account {user.pk})"
-    return Judge.objects.create(name=name, kind=Judge.Kind.HUMAN, user=user)
 
 
 @dataclass(frozen=True)

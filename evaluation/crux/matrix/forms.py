@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from crux_app.models import Passage, SubQuestion, Topic
+from crux_app.vocabulary import RUBRIC_LEVELS
 from evaluation.crux.matrix.matrix import (
     DEFAULT_K,
     DEFAULT_TAU,
@@ -66,7 +67,7 @@ def _valid_part(form: forms.Form) -> dict[str, Any]:
     return {name: value for name, value in form.cleaned_data.items() if name not in form.errors}
 
 
-RATING_CHOICES = [(r, str(r)) for r in range(5, -1, -1)]
+RATING_CHOICES = [(level.rating, str(level.rating)) for level in RUBRIC_LEVELS]  # 5 first
 
 
 class RubricRatingForm(forms.Form):

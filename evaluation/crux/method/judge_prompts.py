@@ -7,16 +7,11 @@ version, so ratings from different wordings are never mixed.
 import re
 from dataclasses import dataclass
 
-RUBRIC_GUIDELINE = (
-    "- 5: The context is highly relevant, complete, and accurate for answering the question.\n"
-    "- 4: The context is mostly relevant and complete but may have minor gaps or inaccuracies.\n"
-    "- 3: The context is partially relevant and complete, with noticeable gaps or "
-    "inaccuracies.\n"
-    "- 2: The context has limited relevance and completeness, with significant gaps or "
-    "inaccuracies.\n"
-    "- 1: The context is minimally relevant or complete, with substantial shortcomings.\n"
-    "- 0: The context is not relevant or complete at all."
-)
+from crux_app.vocabulary import RUBRIC_LEVELS
+
+# The rubric's wording lives in the shared vocabulary (the annotators' workspace shows the same
+# levels); this is the prompt's layout of it, one "- rating: text" line per level, 5 first.
+RUBRIC_GUIDELINE = "\n".join(f"- {level.rating}: {level.text}" for level in RUBRIC_LEVELS)
 
 
 @dataclass(frozen=True)

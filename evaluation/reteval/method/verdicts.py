@@ -26,9 +26,10 @@ import numpy as np
 from ir_measures import P, R
 from scipy.stats import spearmanr
 
+from crux_app.vocabulary import FAILURE_LETTERS
 from evaluation.shared.lexical_match import lexical_match, normalize_answer
 
-CATEGORIES: tuple[str, ...] = ("A", "B", "C", "D", "E", "F")
+CATEGORIES: tuple[str, ...] = FAILURE_LETTERS  # the taxonomy is the shared vocabulary's
 CATEGORY_NUMBERS: dict[str, float] = {c: float(i) for i, c in enumerate(CATEGORIES)}
 # A-C: Recall@k is wrong (LLM-retEval right); D-F: LLM-retEval is wrong.
 CONVENTIONAL_FAILURES = frozenset({"A", "B", "C"})

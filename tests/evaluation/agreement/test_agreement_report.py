@@ -8,9 +8,10 @@ from scipy.stats import kendalltau, spearmanr
 
 from annotation.models import Assignment, Campaign, CampaignItem
 from annotation.submission import mirror_judgments
+from crux_app.inputs import EvaluationInputError
 from crux_app.models import Judge, Judgment
 from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.label_tables import LabelQuery, load_judgment_table, resolve_raters
+from evaluation.agreement.label_tables import LabelQuery, resolve_raters
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.report_export import to_dict
 from evaluation.agreement.sources import (
@@ -20,7 +21,7 @@ from evaluation.agreement.sources import (
     sources,
     unregister_source,
 )
-from evaluation.crux.inputs import EvaluationInputError
+from evaluation.crux.agreement_sources import load_judgment_table
 from tests.crux_app.factories import (
     make_collection,
     make_judge,

@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pytest
 
+from crux_app.inputs import EvaluationInputError
 from crux_app.models import Judgment, Passage, PassageQrel
 from evaluation.crux.evaluate import EvaluationParams, evaluate
-from evaluation.crux.inputs import EvaluationInputError
 from evaluation.crux.token_counts import WHITESPACE
 from tests.crux_app.factories import (
     make_collection,

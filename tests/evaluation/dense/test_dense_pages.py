@@ -121,7 +121,7 @@ def test_leaderboard_column_reads_the_uncertain_share(stored):
 
 def test_command_prints_one_record_per_question(stored):
     out = StringIO()
-    call_command("dense", "--collection", "dense-qa", "--run", "bm25", "--k", "3", "--stored",
+    call_command("dense", "--collection", "dense-qa", "--run", "bm25", "--k", "3",
                  "--format", "json", stdout=out)  # fmt: skip
     records = json.loads(out.getvalue())
     assert [r["topic"] for r in records] == ["q1", "q2"]
@@ -133,7 +133,7 @@ def test_command_prints_one_record_per_question(stored):
     assert first["answers"]["original"] == "Paris"
     assert first["answers"]["rephrased"] == ["Lyon", "Paris", "Lyon"]
     with pytest.raises(CommandError, match="--run: no run 'x' in 'dense-qa'; runs there: 'bm25'"):
-        call_command("dense", "--collection", "dense-qa", "--run", "x", "--stored")
+        call_command("dense", "--collection", "dense-qa", "--run", "x")
 
 
 def test_original_answer_labels_are_compared_with_lexical_match(researcher, stored):

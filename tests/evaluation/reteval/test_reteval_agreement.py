@@ -12,8 +12,7 @@ from annotation.models import Assignment, CampaignItem
 from annotation.submission import submit
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.sources import sources
-from evaluation.crux.evaluate import EvaluationParams
-from evaluation.leaderboard.columns import column_values, run_columns
+from evaluation.leaderboard.columns import LeaderboardParams, column_values, columns
 from evaluation.reteval.failures import category_counts, create_failure_campaign, failure_rows
 from evaluation.reteval.models import RetEvalResult
 from tests.annotation.campaign_data import make_annotator
@@ -106,13 +105,13 @@ def test_confirmed_categories_are_counted_per_run_and_k():
 def test_the_leaderboard_column_reads_stored_verdicts_at_its_k():
     data = make_reteval_collection()
     run_scenario(data)
-    column = next(c for c in run_columns() if c.key == "llm_reteval")
+    column = next(c for c in columns() if c.key == "llm_reteval")
     assert column.label_for(5) == "LLM-retEval@5"
-    values = column_values(data.collection, EvaluationParams(k=2), ["bm25", "other"])
+    values = column_values(data.collection, LeaderboardParams(k=2), ["bm25", "other"])
     assert values["llm_reteval"] == {"bm25": pytest.approx(2 / 3), "other": None}
-    at1 = column_values(data.collection, EvaluationParams(k=1), ["bm25"])["llm_reteval"]
+    at1 = column_values(data.collection, LeaderboardParams(k=1), ["bm25"])["llm_reteval"]
     assert at1 == {"bm25": pytest.approx(2 / 3)}  # q1 and q3 Yes
-    assert column_values(data.collection, EvaluationParams(k=10), ["bm25"])["llm_reteval"] == {
+    assert column_values(data.collection, LeaderboardParams(k=10), ["bm25"])["llm_reteval"] == {
         "bm25": None
     }
 
@@ -144,5 +143,5 @@ def test_the_command_names_what_is_wrong():
         call_command("reteval", "--collection", "nope")
     with pytest.raises(CommandError, match="--run: run 'bm26' does not exist"):
         call_command("reteval", "--collection", data.collection.name, "--run", "bm26")
-    with pytest.raises(CommandError, match="--compute needs --run"):
-        call_command("reteval", "--collection", data.collection.name, "--compute")
+    with pytest.raises(CommandError, match="--run: run 'bm26' does not exist"):
+        call_command("reteval", "--collection", data.collection.name, "--run", "bm26", "--compute")

@@ -11,7 +11,7 @@ from scipy.stats import pearsonr
 
 from crux_app.models import Collection, Run, RunEntry
 from evaluation.crux.evaluate import EvaluationParams, evaluate
-from evaluation.leaderboard.columns import column_values
+from evaluation.leaderboard.columns import LeaderboardParams, column_values
 from evaluation.seper.correlations import seper_correlations
 from evaluation.seper.models import SeperScore, seper_key
 from tests.crux_app.factories import (
@@ -88,23 +88,23 @@ def _row(result, delta, target):
 
 
 def test_the_leaderboard_column_is_the_mean_top_k_delta_at_that_k(scored, researcher_client):
-    values = column_values(scored, EvaluationParams(k=1), ["bm25"])
+    values = column_values(scored, LeaderboardParams(k=1), ["bm25"])
     assert values["delta_seper"]["bm25"] == pytest.approx(sum(RUN_DELTAS) / 4)
-    assert column_values(scored, EvaluationParams(k=10), ["bm25"])["delta_seper"]["bm25"] is None
+    assert column_values(scored, LeaderboardParams(k=10), ["bm25"])["delta_seper"]["bm25"] is None
     page = researcher_client.get(reverse("leaderboard", args=[scored.pk]), {"k": "1"})
     html = page.content.decode()
     assert "ΔSePer@1" in html and f"{sum(RUN_DELTAS) / 4:.4f}" in html
 
 
 def test_correlations_match_scipy_on_the_stored_values(scored):
-    params = EvaluationParams(k=1)
+    params = LeaderboardParams(k=1)
     result = seper_correlations(scored, params)
     utility = _row(result, "delta_s", "utility")
     expected = pearsonr(GOLD_DELTAS + DISTRACTOR_DELTAS, [1.0] * 4 + [0.0] * 4)
     assert utility.correlation.n == 8
     assert utility.correlation.r == pytest.approx(expected.statistic)
     assert utility.correlation.p_value == pytest.approx(expected.pvalue)
-    evaluation = evaluate(scored, params)
+    evaluation = evaluate(scored, EvaluationParams.from_leaderboard(params))
     per_topic = evaluation.per_topic(evaluation.runs[0])
     for metric in ("recall", "coverage"):
         row = _row(result, "delta_s", metric)
@@ -118,7 +118,7 @@ def test_correlations_match_scipy_on_the_stored_values(scored):
 
 def test_too_few_pairs_is_undefined_with_the_reason(scored):
     SeperScore.objects.filter(context_kind="run").exclude(topic__external_id="t0").delete()
-    row = _row(seper_correlations(scored, EvaluationParams(k=1)), "delta_s", "recall")
+    row = _row(seper_correlations(scored, LeaderboardParams(k=1)), "delta_s", "recall")
     assert row.correlation.r is None
     assert row.correlation.undefined == "fewer than 3 pairs with both values (n=1)"
 
@@ -150,7 +150,7 @@ def test_the_page_and_the_command_show_the_figures(scored, researcher_client):
 
 def test_a_collection_without_scores_says_so(researcher_client):
     collection = make_collection("empty", kind=Collection.Kind.QA)
-    result = seper_correlations(collection, EvaluationParams(k=1))
+    result = seper_correlations(collection, LeaderboardParams(k=1))
     assert result.rows == [] and result.notes == ["no SePer scores in this collection yet"]
     page = researcher_client.get(reverse("seper-collection", args=[collection.pk]))
     assert "no SePer scores in this collection yet" in page.content.decode()

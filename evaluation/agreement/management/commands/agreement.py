@@ -5,11 +5,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.inputs import EvaluationInputError, resolve_collection
 from evaluation.agreement.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap
 from evaluation.agreement.html_report import render_html
 from evaluation.agreement.report import DEFAULT_TAU, AgreementOptions, build_report
 from evaluation.agreement.report_export import to_csv, to_json
-from evaluation.crux.inputs import EvaluationInputError, resolve_collection
 
 RENDERERS = {"json": to_json, "csv": to_csv, "html": render_html}
 

@@ -6,8 +6,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.inputs import EvaluationInputError, resolve_collection
 from evaluation.crux.evaluate import K_ORACLE, EvaluationParams, evaluate
-from evaluation.crux.inputs import EvaluationInputError, resolve_collection
+from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.crux.output import FORMATS, render_reports, render_runs
 from evaluation.crux.required_agreement import required_grade_agreement
 from evaluation.leaderboard.columns import column_values
@@ -94,6 +95,7 @@ class Command(BaseCommand):
             text = render_reports(evaluation, options["format"])
         else:
             runs = [run.name for run in evaluation.runs]
-            extra = column_values(collection, params, runs)
+            # The other methods' leaderboard columns, as the leaderboard shows them.
+            extra = column_values(collection, params.leaderboard(), runs, exclude=(GROUP.key,))
             text = render_runs(evaluation, options["format"], options["per_topic"], extra)
         self.stdout.write(text.rstrip("\n"))

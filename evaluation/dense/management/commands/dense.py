@@ -1,10 +1,12 @@
-"""``manage.py dense --collection NAME [--run RUN] [--k 5] [--format json|jsonl]``: compute the
-missing DENSE results of a collection in this process (or only read the stored ones with
-``--stored``) and print one record per question."""
+"""``manage.py dense --collection NAME [--run RUN] [--k 5] [--format json|jsonl] [--compute]``:
+print one record per question from the stored DENSE results of a collection; ``--compute``
+first computes the missing ones in this process. When nothing is stored for what was asked,
+stderr says so and names the command that computes it."""
 
 from __future__ import annotations
 
 import json
+import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
@@ -28,8 +30,14 @@ class Command(BaseCommand):
         parser.add_argument("--topic", help="one topic's external id")
         parser.add_argument("--no-refine", action="store_true", help="skip Algorithm 3")
         parser.add_argument("--no-chunking", action="store_true", help="skip Algorithm 2")
-        parser.add_argument(
-            "--stored", action="store_true", help="print stored results only, compute nothing"
+        reading = parser.add_mutually_exclusive_group()
+        reading.add_argument(
+            "--compute",
+            action="store_true",
+            help="first compute the missing results in this process, with the configured models",
+        )
+        reading.add_argument(
+            "--stored", action="store_true", help="deprecated no-op: stored results are the default"
         )
         parser.add_argument(
             "--summary", action="store_true", help="print the per-run figures instead"
@@ -47,15 +55,18 @@ class Command(BaseCommand):
             topic = collection.topics.filter(external_id=options["topic"]).first()
             if topic is None:
                 raise CommandError(f"--topic: no topic {options['topic']!r} in {collection.name!r}")
-        if not options["stored"]:
+        if options["compute"]:
             self._compute(collection, run, topic, options)
         if options["summary"]:
-            self._print([s.as_dict() for s in collection_summary(collection, run)], options)
-            return
-        rows = [r for r in latest_results(collection, run, options["k"])]
-        if topic is not None:
-            rows = [r for r in rows if r.topic_id == topic.pk]
-        self._print([question_record(r) for r in rows], options)
+            records = [s.as_dict() for s in collection_summary(collection, run)]
+        else:
+            rows = [r for r in latest_results(collection, run, options["k"])]
+            if topic is not None:
+                rows = [r for r in rows if r.topic_id == topic.pk]
+            records = [question_record(r) for r in rows]
+        if not records:
+            self.stderr.write(self._nothing_stored(collection, run, topic, options))
+        self._print(records, options)
 
     def _run(self, collection: Collection, name: str | None) -> Run:
         runs = list(Run.objects.filter(collection=collection).order_by("name"))
@@ -91,6 +102,23 @@ class Command(BaseCommand):
             errors = "; ".join(e.get("message", "") for e in job.errors[-3:])
             raise CommandError(f"DENSE job #{job.pk} {job.state}: {job.message} {errors}".strip())
         self.stderr.write(f"DENSE job #{job.pk}: {job.message}")
+
+    def _nothing_stored(self, collection, run, topic, options) -> str:
+        asked = [f"run {run.name!r}"]
+        command = ["manage.py", "dense", "--collection", collection.name, "--run", run.name]
+        if not options["summary"]:
+            asked.append(f"k {options['k']}")
+            command += ["--k", str(options["k"])]
+        if topic is not None:
+            asked.append(f"topic {topic.external_id!r}")
+            command += ["--topic", topic.external_id]
+        what = f"no stored DENSE results for collection {collection.name!r} ({', '.join(asked)})"
+        if options["compute"]:
+            return f"{what}, even after computing: see the job's message above"
+        return (
+            f"{what}; run `{shlex.join([*command, '--compute'])}`, or start a DENSE job from "
+            "the collection page"
+        )
 
     def _print(self, records: list[dict], options) -> None:
         if options["format"] == "jsonl":

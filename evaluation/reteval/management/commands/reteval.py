@@ -1,21 +1,31 @@
 """``manage.py reteval``: the LLM-retEval table of a collection (Tables 1 and 2 of the paper).
 
-Prints stored results; ``--compute`` first runs the job in this process with the configured
-generator and judge (only missing answers and comparisons cost model time), and
-``--campaign NAME`` creates a failure-category campaign of the disagreeing questions.
+Prints stored results; ``--compute`` first runs the job in this process for each ``--run``
+(default: every run of the collection) with the configured generator and judge (only missing
+answers and comparisons cost model time), and ``--campaign NAME`` creates a failure-category
+campaign of the disagreeing questions. When nothing is stored for what was asked, stderr says
+so and names the command that computes it.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.models import Collection, Job, Run
 from evaluation.reteval.failures import create_failure_campaign
 from evaluation.reteval.job import DEFAULT_KS, KIND, RetEvalJobParams, run_reteval_job
-from evaluation.reteval.table import RetEvalInputError, build_table, row_dict, table_dict
+from evaluation.reteval.method.verdicts import summarise
+from evaluation.reteval.table import (
+    RetEvalInputError,
+    RunSummary,
+    build_table,
+    row_dict,
+    table_dict,
+)
 
 FORMATS = ("json", "csv", "text")
 TEXT_COLUMNS = (
@@ -33,6 +43,9 @@ TEXT_COLUMNS = (
     ("spearman_refined", "rho Refined"),
 )
 
+# Every CSV column, so that a table without rows still prints its header.
+CSV_COLUMNS = list(row_dict(RunSummary("", 0, summarise(1, []))))
+
 
 class Command(BaseCommand):
     help = "Print the LLM-retEval table (Recall/Precision/F1@k, LLM-retEval@k, Spearman)."
@@ -46,7 +59,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--compute",
             action="store_true",
-            help="run the job for each --run first (needs --run), with the configured models",
+            help="first run the job for each --run (default: every run) in this process, "
+            "with the configured models",
         )
         parser.add_argument("--max-questions", type=int, help="with --compute: the first N")
         parser.add_argument("--campaign", help="create a failure-category campaign of this name")
@@ -61,6 +75,8 @@ class Command(BaseCommand):
             table = build_table(collection, options["run"], options["k"], options["judge"])
         except RetEvalInputError as error:
             raise CommandError(f"--{error.field}: {error}") from error
+        if not any(row.summary.n_questions for row in table.rows):
+            self.stderr.write(self._nothing_stored(collection, options))
         if options["campaign"]:
             self._campaign(collection, table.judge, options)
         fmt = options["format"]
@@ -68,19 +84,43 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(table_dict(table), indent=2))
         elif fmt == "csv":
             rows = [row_dict(r) for r in table.rows]
-            if rows:
-                writer = csv.DictWriter(self.stdout, fieldnames=list(rows[0]))
-                writer.writeheader()
-                writer.writerows(rows)
+            writer = csv.DictWriter(self.stdout, fieldnames=CSV_COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
         else:
             self._text(table)
+
+    def _nothing_stored(self, collection: Collection, options) -> str:
+        asked, command = [], ["manage.py", "reteval", "--collection", collection.name]
+        if options["run"]:
+            asked.append(f"run {', '.join(repr(r) for r in dict.fromkeys(options['run']))}")
+            for name in dict.fromkeys(options["run"]):
+                command += ["--run", name]
+        if options["k"]:
+            asked.append(f"k {' '.join(str(k) for k in options['k'])}")
+            command += ["--k", *(str(k) for k in options["k"])]
+        if options["judge"]:
+            asked.append(f"judge {options['judge']!r}")
+        scope = f" ({', '.join(asked)})" if asked else ""
+        what = f"no stored LLM-retEval results for collection {collection.name!r}{scope}"
+        if options["compute"]:
+            return f"{what}, even after computing: see the jobs' messages above"
+        return (
+            f"{what}; run `{shlex.join([*command, '--compute'])}`, or start an LLM-retEval job "
+            "from the collection page"
+        )
 
     def _compute(self, collection: Collection, options) -> None:
         from evaluation.reteval.tasks import reteval_models  # loads model code only when asked to
 
-        if not options["run"]:
-            raise CommandError("--compute needs --run")
-        for name in options["run"]:
+        names = options["run"] or list(
+            Run.objects.filter(collection=collection)
+            .order_by("name")
+            .values_list("name", flat=True)
+        )
+        if not names:
+            raise CommandError(f"--compute: collection {collection.name!r} has no runs")
+        for name in dict.fromkeys(names):
             run = Run.objects.filter(collection=collection, name=name).first()
             if run is None:
                 raise CommandError(f"--run: run {name!r} does not exist in {collection.name!r}")

@@ -1,6 +1,12 @@
-"""manage.py scaar --collection NAME [--system S] [--output ID] [--compute] --format json|csv."""
+"""manage.py scaar --collection NAME [--system S] [--output ID] [--compute] --format json|csv.
+
+Prints the stored analyses; ``--compute`` first analyses the missing ones in this process. When
+nothing is stored for what was asked, stderr says so and names the command that computes it.
+"""
 
 from __future__ import annotations
+
+import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -9,7 +15,6 @@ from evaluation.scaar.export import render_csv, render_json
 from evaluation.scaar.job import DEFAULT_K, KIND, ScaarJobParams, run_scaar_job
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.scaar.page import collection_summaries
-from evaluation.scaar.tasks import scaar_models
 
 
 class Command(BaseCommand):
@@ -25,7 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--system", help="only the outputs of this system")
         parser.add_argument("--output", help="only the output with this external id")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
-        parser.add_argument("--compute", action="store_true", help="analyse missing outputs")
+        parser.add_argument(
+            "--compute",
+            action="store_true",
+            help="first analyse the missing outputs in this process, with the configured models",
+        )
         parser.add_argument("--theta0", type=float, default=ScaarJobParams.theta0)
         parser.add_argument("--alpha", type=float, default=ScaarJobParams.alpha)
         parser.add_argument(
@@ -50,12 +59,39 @@ class Command(BaseCommand):
         analyses = analyses.select_related("output", "topic").order_by(
             "output__system", "output__external_id", "pk"
         )
+        if not analyses.exists():
+            self.stderr.write(self._nothing_stored(collection, options))
         if options["format"] == "csv":
             self.stdout.write(render_csv(analyses), ending="")
         else:
             self.stdout.write(render_json(analyses, collection_summaries(collection)))
 
+    def _nothing_stored(self, collection: Collection, options: dict) -> str:
+        asked, command = [], ["manage.py", "scaar", "--collection", collection.name]
+        outputs = collection.outputs.all()
+        for option in ("system", "output"):
+            if options[option]:
+                asked.append(f"{option} {options[option]!r}")
+                command += [f"--{option}", options[option]]
+        if options["system"]:
+            outputs = outputs.filter(system=options["system"])
+        scope = f" ({', '.join(asked)})" if asked else ""
+        what = f"no stored SCAAR analyses for collection {collection.name!r}{scope}"
+        if not outputs.exists():
+            return (
+                f"{what}: it has no generated outputs to analyse; generate answers first "
+                "(a Generate answers job from the collection page)"
+            )
+        if options["compute"]:
+            return f"{what}, even after computing: see the job's message above"
+        return (
+            f"{what}; run `{shlex.join([*command, '--compute'])}`, or start a SCAAR job from "
+            "the collection page"
+        )
+
     def _compute(self, collection: Collection, options: dict) -> None:
+        from evaluation.scaar.tasks import scaar_models  # loads model code only when asked to
+
         raw = {
             "theta0": options["theta0"],
             "alpha": options["alpha"],

@@ -1,14 +1,20 @@
 """manage.py seper_correlations --collection NAME [--k 5] [--judge J] [--tau 3]
-[--format json|text]."""
+[--format json|text] [--compute].
+
+Reads stored SePer rows; ``--compute`` first runs the SePer job in this process for each run of
+the collection at ``--k`` (only missing rows cost model time). When nothing is stored for what
+was asked, stderr says so and names the command that computes it."""
 
 import json
+import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evaluation.crux.evaluate import EvaluationParams
-from evaluation.crux.inputs import EvaluationInputError, resolve_collection
-from evaluation.seper.correlations import run_deltas, seper_correlations
-from evaluation.seper.job import DEFAULT_K
+from crux_app.inputs import EvaluationInputError, resolve_collection
+from crux_app.models import Collection, Job
+from evaluation.leaderboard.columns import LeaderboardParams
+from evaluation.seper.correlations import SeperCorrelations, run_deltas, seper_correlations
+from evaluation.seper.job import DEFAULT_K, KIND, SeperJobParams, run_seper_job
 
 
 def _k(value: str) -> int:
@@ -30,16 +36,30 @@ class Command(BaseCommand):
         parser.add_argument("--judge", help="judge of CRUX coverage (default: as evaluate)")
         parser.add_argument("--tau", type=float, default=3.0, help="answerability threshold")
         parser.add_argument("--format", choices=("json", "text"), default="json")
+        parser.add_argument(
+            "--compute",
+            action="store_true",
+            help="first run the SePer job for each run at --k in this process, with the "
+            "configured models",
+        )
 
     def handle(self, *args, **options) -> None:
         try:
             collection = resolve_collection(options["collection"])
-            params = EvaluationParams(judge=options["judge"], tau=options["tau"], k=options["k"])
+            params = LeaderboardParams(judge=options["judge"], tau=options["tau"], k=options["k"])
+        except EvaluationInputError as error:
+            raise CommandError(str(error)) from None
+        if options["compute"]:
+            self._compute(collection, options)
+        try:
             result = seper_correlations(collection, params)
         except EvaluationInputError as error:
             raise CommandError(str(error)) from None
         runs = collection.runs.order_by("name").values_list("name", flat=True)
         means = run_deltas(collection, options["k"], runs)
+        missing = self._nothing_stored(collection, result, means, options)
+        if missing:
+            self.stderr.write(missing)
         if options["format"] == "json":
             runs_out = [{"run": n, "delta_seper_s": v} for n, v in means.items()]
             payload = {**result.as_dict(), "runs": runs_out}
@@ -57,3 +77,37 @@ class Command(BaseCommand):
         for name, value in means.items():
             shown = "—" if value is None else f"{value:.3f}"
             self.stdout.write(f"run {name}: mean ΔSePer_S of top-{options['k']} = {shown}")
+
+    def _nothing_stored(
+        self, collection: Collection, result: SeperCorrelations, means: dict, options
+    ) -> str | None:
+        """What is missing, and how to compute it; None when something was stored."""
+        if result.setting is None:
+            what = f"no stored SePer scores for collection {collection.name!r}"
+        elif means and all(value is None for value in means.values()):
+            what = (
+                f"no stored Delta-SePer of the runs' top-{options['k']} contexts in collection "
+                f"{collection.name!r}"
+            )
+        else:
+            return None
+        if options["compute"]:
+            return f"{what}, even after computing: see the jobs' messages above"
+        command = ["manage.py", "seper_correlations", "--collection", collection.name]
+        command += ["--k", str(options["k"]), "--compute"]
+        return f"{what}; run `{shlex.join(command)}`, or start a SePer job from the collection page"
+
+    def _compute(self, collection: Collection, options) -> None:
+        from evaluation.seper.tasks import seper_models  # loads model code only when asked to
+
+        runs = list(collection.runs.order_by("name")) or [None]
+        for run in runs:
+            params = SeperJobParams(run_id=run.pk if run else None, k=options["k"])
+            job = Job.objects.create(kind=KIND, params=params.as_params(run), collection=collection)
+            label = f"run {run.name!r}" if run else "the baseline and gold passages"
+            self.stderr.write(f"job #{job.pk}: SePer of {label}…")
+            job = run_seper_job(job, seper_models())
+            self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
+            if job.state != Job.State.SUCCEEDED:
+                first = job.errors[0]["message"] if job.errors else ""
+                raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")

@@ -13,6 +13,13 @@ from crux_app.models import Collection, Judge, Judgment, PassageQrel, Run
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
 
 
+def check_tau(tau: float) -> float:
+    """A rating threshold must be in (0, 5]: at 0 every unrelated passage would 'answer'."""
+    if not 0 < tau <= 5:
+        raise ValueError(f"tau must lie in (0, 5], got {tau}")
+    return float(tau)
+
+
 class EvaluationInputError(ValueError):
     """A collection, run, judge or qrels source that does not exist; the message lists the
     existing ones."""

@@ -1,0 +1,107 @@
+"""The ``import`` job: run one catalog importer on an upload stored under ``UPLOAD_DIR``.
+
+The upload page stores the files and starts the job; the task (``crux_app.tasks.import_data``,
+queue ``cpu``) runs the importer in its single transaction, so bad input fails the job with the
+importer's ``FILE:LINE: reason`` and writes nothing. The stored files are deleted once the
+import succeeded and kept when it failed: importers are idempotent upserts, so retrying the job
+imports the same files again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from crux_app.jobs.runner import fail_job_on_error
+from crux_app.jobs.service import start_job
+from crux_app.models import Collection, Job
+
+from .catalog import IMPORT_FORMATS
+from .results import ImportResult
+from .uploads import remove_upload, stored_path
+
+KIND = "import"
+TASK_NAME = "crux_app.tasks.import_data"
+WARNINGS_SHOWN = 20
+
+_FIXED = ("format", "collection", "source", "label")
+
+
+@dataclass(frozen=True)
+class ImportJobParams:
+    format: str
+    collection: str
+    source: str  # relative to settings.UPLOAD_DIR
+    label: str = ""  # how messages name the input
+    options: dict[str, Any] = field(default_factory=dict)  # the format's parameters
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> ImportJobParams:
+        """Parse a Job's params, naming the field that is wrong."""
+        for name in _FIXED:
+            if not isinstance(params.get(name, ""), str):
+                raise ValueError(f"job parameter {name!r} must be a string")
+        chosen = IMPORT_FORMATS.get(params.get("format", ""))
+        if chosen is None:
+            known = ", ".join(IMPORT_FORMATS)
+            raise ValueError(f"job parameter 'format' must be one of {known}")
+        for name in ("collection", "source"):
+            if not params.get(name):
+                raise ValueError(f"job parameter {name!r} is missing")
+        options = {}
+        for parameter in chosen.parameters:
+            value = params.get(parameter.name, parameter.default)
+            if parameter.required and value in (None, ""):
+                raise ValueError(f"job parameter {parameter.name!r} is missing")
+            options[parameter.name] = value
+        return cls(
+            chosen.name, params["collection"], params["source"], params.get("label", ""), options
+        )
+
+    def as_params(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "collection": self.collection,
+            "source": self.source,
+            "label": self.label,
+            **self.options,
+        }
+
+
+def start_import_job(config: ImportJobParams, user: AbstractBaseUser | None = None) -> Job:
+    """A pending import job, shown under its collection when that already exists."""
+    collection = Collection.objects.filter(name=config.collection).first()
+    return start_job(KIND, config.as_params(), collection=collection, user=user)
+
+
+def run_import_job(job: Job) -> Job:
+    """Import the job's stored upload; the job ends succeeded with a summary, or failed."""
+    with fail_job_on_error(job):
+        job.mark_running(total=1)
+        config = ImportJobParams.from_params(job.params)
+        importer = IMPORT_FORMATS[config.format].importer
+        source = stored_path(config.source)
+        result = importer(config.collection, source, label=config.label, **config.options)
+        if result.collection_id is not None and result.collection_id != job.collection_id:
+            Job.objects.filter(pk=job.pk).update(collection_id=result.collection_id)
+        job.set_done(1)
+        job.finish(Job.State.SUCCEEDED, import_summary(result))
+        remove_upload(config.source)
+    job.refresh_from_db()
+    return job
+
+
+def import_summary(result: ImportResult) -> str:
+    """The result's rows per kind, then its warnings (the first ``WARNINGS_SHOWN``)."""
+    text = result.summary()
+    if result.warnings:
+        shown = result.warnings[:WARNINGS_SHOWN]
+        more = len(result.warnings) - len(shown)
+        noun = "warning" if len(result.warnings) == 1 else "warnings"
+        text += f". {len(result.warnings)} {noun}: " + "; ".join(shown)
+        if more:
+            text += f"; and {more} more"
+    return text

@@ -1,0 +1,97 @@
+"""The words the human side (annotation) and the machine side (evaluation) share, defined once.
+
+Plain Python (stdlib only, no Django): pure-math modules under ``evaluation/*/method`` may import
+it. Everything here is read, never copied: the judge's prompt and the annotators' rubric, the
+LLM-retEval pre-labels and the annotators' failure categories, the importer that writes gold
+passages and the methods that read them all use these names.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# ---- CRUX's 0-5 answerability rubric (METHODS section 1) ---------------------------------------
+# The judge's prompt is built from this wording and its version is part of a judge's identity:
+# rewording a level changes the prompt, which then needs a new prompt version.
+
+
+class RubricLevel(NamedTuple):
+    rating: int
+    text: str
+
+
+RUBRIC_LEVELS: tuple[RubricLevel, ...] = (  # highest first, as the prompt lists them
+    RubricLevel(
+        5, "The context is highly relevant, complete, and accurate for answering the question."
+    ),
+    RubricLevel(
+        4, "The context is mostly relevant and complete but may have minor gaps or inaccuracies."
+    ),
+    RubricLevel(
+        3,
+        "The context is partially relevant and complete, with noticeable gaps or inaccuracies.",
+    ),
+    RubricLevel(
+        2,
+        "The context has limited relevance and completeness, with significant gaps or "
+        "inaccuracies.",
+    ),
+    RubricLevel(1, "The context is minimally relevant or complete, with substantial shortcomings."),
+    RubricLevel(0, "The context is not relevant or complete at all."),
+)
+RATINGS = range(0, 6)
+
+# ---- LLM-retEval's retrieval-failure taxonomy (METHODS section 5) -------------------------------
+# A-C: Recall@k is wrong (LLM-retEval right); D-F: LLM-retEval is wrong.
+
+
+class FailureCategory(NamedTuple):
+    letter: str
+    short_name: str  # for tables and plots, after the letter
+    description: str  # what an annotator chooses from
+
+
+FAILURE_TAXONOMY: tuple[FailureCategory, ...] = (
+    FailureCategory(
+        "A",
+        "unlabelled correct passage",
+        "Unlabelled correct passage retrieved (the retriever found a valid passage the gold "
+        "labels miss)",
+    ),
+    FailureCategory(
+        "B",
+        "other version of gold passage",
+        "Different version of the gold passage retrieved (same content, other id)",
+    ),
+    FailureCategory(
+        "C",
+        "distracting passage",
+        "Distracting passage alongside the gold one (recall credit, but the answer is wrong)",
+    ),
+    FailureCategory(
+        "D", "generator fails on gold", "The generator fails even on the gold passages"
+    ),
+    FailureCategory("E", "semi-gold misses answers", "The semi-gold answer misses valid answers"),
+    FailureCategory("F", "judge compares wrongly", "The judge compared the answers wrongly"),
+)
+FAILURE_LETTERS: tuple[str, ...] = tuple(c.letter for c in FAILURE_TAXONOMY)
+# Letter -> description (the annotators' choices) and letter -> "A short name" (table labels).
+FAILURE_CATEGORIES: dict[str, str] = {c.letter: c.description for c in FAILURE_TAXONOMY}
+FAILURE_SHORT_NAMES: dict[str, str] = {
+    c.letter: f"{c.letter} {c.short_name}" for c in FAILURE_TAXONOMY
+}
+
+# ---- Source names and naming conventions ----------------------------------------------------
+# The passage qrels a QA file's gold contexts become (crux_app.dataio.import_qa): the gold
+# passages of LLM-retEval, SePer's oracle context and annotation task 4 all read these.
+QA_GOLD_SOURCE = "qa_gold"
+# A *semi-gold* answer is a generated answer (kind ``answer``) whose system name starts with this
+# prefix: generated from the gold passages, LLM-retEval's reference answer. Such outputs are
+# references, never annotation items of their own.
+SEMI_GOLD_PREFIX = "semi-gold"
+
+
+def key_range(keys: tuple[str, ...] | range) -> str:
+    """How the workspace names a run of answer keys: ``0-5``, ``a-f``."""
+    first, last = str(keys[0]).lower(), str(keys[-1]).lower()
+    return f"{first}-{last}"

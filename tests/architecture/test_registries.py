@@ -1,0 +1,106 @@
+"""One registry pattern: job kinds, page links, leaderboard columns and agreement sources are
+filled from each method's ``AppConfig.ready``; the shared code that reads them names no method."""
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.urls import reverse
+
+from crux_app.jobs.catalog import CATALOG, demo_kinds
+from crux_app.page_links import _LINKS
+from evaluation.agreement.sources import sources
+from evaluation.leaderboard.columns import groups
+
+ROOT = Path(__file__).resolve().parents[2]
+METHOD_APPS = ("crux", "seper", "answers", "dense", "scaar", "reteval")
+METHOD_WORDS = re.compile(
+    r"\b(?:crux|seper|dense|scaar|reteval|answers)-[a-z-]+\b|SePer|DENSE|SCAAR"
+)
+SHARED = [
+    "crux_app/jobs/catalog.py",
+    "crux_app/page_links.py",
+    "crux_app/urls.py",
+    "evaluation/leaderboard/columns.py",
+    "evaluation/leaderboard/table.py",
+    "evaluation/agreement/sources.py",
+    "templates/base.html",
+    "templates/crux_app/collection_detail.html",
+    "templates/crux_app/topic_detail.html",
+    "templates/crux_app/jobs/job_list.html",
+    "templates/evaluation/leaderboard/_table.html",
+]
+
+
+def test_every_method_is_an_app_that_registers_from_ready():
+    for label in METHOD_APPS:
+        config = apps.get_app_config(label)
+        assert config.name == f"evaluation.{label}"
+        assert type(config).ready is not type(config).__mro__[1].ready, label
+        assert importlib.util.find_spec(f"evaluation.{label}.registrations") is not None
+
+
+def test_the_registries_hold_every_method():
+    assert {"judge_answerability", "generate_answers", "seper", "dense", "scaar", "reteval"} <= set(
+        CATALOG
+    )
+    assert [k.name for k in demo_kinds()] == ["reteval", "dense", "seper", "scaar"]
+    assert groups()[0].key == "crux"  # CRUX's own metrics are a registered group, first
+    keys = {c.key for g in groups() for c in g.columns}
+    assert {"coverage", "alpha_ndcg", "delta_seper", "dense_uncertain_share", "llm_reteval"} <= keys
+    assert {"passage_rating", "report_coverage", "answer_equivalence", "failure_category"} <= {
+        s.key for s in sources()
+    }
+
+
+def test_every_task_name_is_a_registered_celery_task():
+    from crux_app.celery import app
+
+    app.loader.import_default_modules()
+    for kind in CATALOG.values():
+        assert kind.task_name in app.tasks, kind.name
+
+
+@pytest.mark.django_db
+def test_every_page_link_resolves():
+    for link in _LINKS.values():
+        args = [1] if link.place == "collection" or link.collection_url else [1, 2]
+        assert reverse(link.url_name, args=args)
+
+
+@pytest.mark.parametrize("path", SHARED)
+def test_shared_code_names_no_method(path):
+    text = (ROOT / path).read_text()
+    assert not METHOD_WORDS.findall(text), path
+
+
+@pytest.mark.parametrize("path", ["evaluation/agreement/sources.py", "crux_app/jobs/catalog.py"])
+def test_registries_register_nothing_at_import(path):
+    tree = ast.parse((ROOT / path).read_text())
+    calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+    assert calls == []
+
+
+def test_method_urls_follow_one_scheme():
+    from django.urls import get_resolver
+
+    def walk(patterns, prefix=""):
+        for p in patterns:
+            if hasattr(p, "url_patterns"):
+                yield from walk(p.url_patterns, prefix + str(p.pattern))
+            elif p.name:
+                yield p.name, prefix + str(p.pattern)
+
+    names = dict(walk(get_resolver().url_patterns))
+    assert "crux-topic" in names and "dense-collection" in names
+    for label in METHOD_APPS:
+        for name, route in names.items():
+            if not name.startswith(f"{label}-"):
+                continue
+            if "-topic" in name:
+                assert route.startswith(f"collections/<int:collection_pk>/topics/<int:pk>/{label}/")
+            else:
+                assert re.match(rf"collections/<int:(collection_)?pk>/{label}/", route), name
