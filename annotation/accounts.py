@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import MaxLengthValidator
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
-from crux_app.roles import ANNOTATOR, add_role, has_role
+from crux_app.roles import ANNOTATOR, RESEARCHER, add_role, has_role
 
 from .models import AnnotatorProfile, Campaign
 
-PROLIFIC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Prolific's participant, study and session ids are 24 hexadecimal characters.
+PROLIFIC_ID = re.compile(r"[0-9a-f]{24}")
 PROLIFIC_PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+PROLIFIC_USERNAME_PREFIX = "prolific-"
 
 
 class ArrivalError(ValueError):
     """A Prolific link that cannot start a session; the message names the parameter."""
+
+    status = 400
+
+
+class ArrivalRefused(ArrivalError):
+    """A well-formed link that must not log in (e.g. another session of the same study)."""
+
+    status = 403
 
 
 @dataclass(frozen=True)
@@ -27,18 +41,46 @@ class ProlificParams:
     study_id: str
     session_id: str
 
+    def values(self) -> tuple[str, str, str]:
+        """The ids in the order of PROLIFIC_PARAMS."""
+        return (self.pid, self.study_id, self.session_id)
 
-def parse_prolific_params(query: dict[str, str]) -> ProlificParams:
-    """The three ids Prolific appends to a study link, checked."""
+    @property
+    def key(self) -> str:
+        """What the participant's account is bound to: one account per participant and
+        study (``AnnotatorProfile.prolific_pid`` holds ``<pid>:<study>``, 49 characters)."""
+        return f"{self.pid}:{self.study_id}"
+
+
+def parse_prolific_params(query: Mapping[str, str]) -> ProlificParams:
+    """The three ids Prolific appends to a study link, checked (24 hexadecimal characters)."""
     values = []
     for name in PROLIFIC_PARAMS:
-        value = (query.get(name) or "").strip()
+        raw = query.get(name) or ""
+        value = raw.strip().lower()
         if not value:
             raise ArrivalError(f"the link lacks {name}; open the study from Prolific again")
-        if not PROLIFIC_ID.match(value):
-            raise ArrivalError(f"{name} '{value[:80]}' is not a Prolific id")
+        if not PROLIFIC_ID.fullmatch(value):
+            raise ArrivalError(
+                f"{name} '{raw[:80]}' is not a Prolific id (24 hexadecimal characters)"
+            )
         values.append(value)
     return ProlificParams(*values)
+
+
+def username_field_max_length() -> int:
+    return get_user_model()._meta.get_field("username").max_length
+
+
+def username_validators() -> list:
+    """Django's username rules: letters, digits and @ . + - _ only, within the field's length."""
+    return [UnicodeUsernameValidator(), MaxLengthValidator(username_field_max_length())]
+
+
+def check_username(username: str) -> None:
+    """ValidationError if ``username`` is not a valid account name."""
+    for validator in username_validators():
+        validator(username)
 
 
 def ensure_profile(user: AbstractBaseUser) -> AnnotatorProfile:
@@ -57,7 +99,8 @@ def invite_annotator(
     """Invite an account to the campaign, creating it (with ``password``) if it is new.
 
     Returns (user, created). An existing account keeps its password; it gains the annotator
-    role only if it has no researcher role (researchers may annotate too).
+    role only if it has no researcher role (researchers may annotate too). A new account's name
+    must pass Django's username rules (ValidationError otherwise).
     """
     user_model = get_user_model()
     with transaction.atomic():
@@ -66,6 +109,7 @@ def invite_annotator(
         if created:
             if not password:
                 raise ValueError("a new account needs a password")
+            check_username(username)
             user = user_model.objects.create_user(username=username, password=password)
             add_role(user, ANNOTATOR)
         elif not has_role(user, ANNOTATOR) and not user.is_superuser:
@@ -76,11 +120,16 @@ def invite_annotator(
 
 
 def prolific_arrival(campaign: Campaign, params: ProlificParams) -> AbstractBaseUser:
-    """The annotator of a Prolific participant: created on first arrival, resumed after.
+    """The annotator of a Prolific participant in one study: created on first arrival,
+    resumed after.
 
-    The account has no usable password (the link is the only way in), is in the annotator
-    group, and is invited to the campaign it arrived at. The study and session ids of the
-    latest arrival are kept.
+    The account is bound to the participant, study and session ids of its first arrival: a later
+    link resumes it only with the same three; the same participant and study with another
+    session is refused (ArrivalRefused), and another study gets its own account. The account
+    has no usable password (the link is the only way in), is in the annotator group, and is
+    invited to the campaign it arrived at. Its name is ``prolific-<pid>``, or
+    ``prolific-<pid>-<n>`` when that name is taken (by another study's account of the
+    participant, or by any other account: that one is never logged in).
     """
     try:
         return _arrive(campaign, params)
@@ -89,22 +138,70 @@ def prolific_arrival(campaign: Campaign, params: ProlificParams) -> AbstractBase
         return _arrive(campaign, params)
 
 
+def find_participant(params: ProlificParams) -> AbstractBaseUser | None:
+    """The account a link would log in as, None if the link would create one; ArrivalRefused
+    if the link must not log in."""
+    profile = _participant_profile(params)
+    if profile is None:
+        return None
+    _check_binding(profile, params)
+    return profile.user
+
+
+def _participant_profile(params: ProlificParams) -> AnnotatorProfile | None:
+    # Accounts made before the study binding hold the bare participant id, with their study.
+    return (
+        AnnotatorProfile.objects.select_related("user")
+        .filter(source=AnnotatorProfile.Source.PROLIFIC)
+        .filter(
+            Q(prolific_pid=params.key)
+            | Q(prolific_pid=params.pid, prolific_study_id=params.study_id)
+        )
+        .first()
+    )
+
+
+def _check_binding(profile: AnnotatorProfile, params: ProlificParams) -> None:
+    user = profile.user
+    if user.is_staff or user.is_superuser or has_role(user, RESEARCHER):
+        raise ArrivalRefused("this Prolific link belongs to a staff account; it cannot log in")
+    if profile.prolific_session_id != params.session_id:
+        raise ArrivalRefused(
+            "this Prolific participant already took part in this study in another session; "
+            "open the study from Prolific again, or contact the researcher"
+        )
+
+
+def _free_username(pid: str) -> str:
+    user_model = get_user_model()
+    base = f"{PROLIFIC_USERNAME_PREFIX}{pid}"
+    taken = set(
+        user_model.objects.filter(username__startswith=base).values_list("username", flat=True)
+    )
+    username, n = base, 2
+    while username in taken:
+        username, n = f"{base}-{n}", n + 1
+    check_username(username)
+    return username
+
+
 def _arrive(campaign: Campaign, params: ProlificParams) -> AbstractBaseUser:
     user_model = get_user_model()
     with transaction.atomic():
-        profile = (
-            AnnotatorProfile.objects.select_related("user").filter(prolific_pid=params.pid).first()
-        )
+        profile = _participant_profile(params)
         if profile is None:
-            user = user_model(username=f"prolific-{params.pid}")
+            user = user_model(username=_free_username(params.pid))
             user.set_unusable_password()
             user.save()
             add_role(user, ANNOTATOR)
             profile = AnnotatorProfile.objects.create(
-                user=user, source=AnnotatorProfile.Source.PROLIFIC, prolific_pid=params.pid
+                user=user,
+                source=AnnotatorProfile.Source.PROLIFIC,
+                prolific_pid=params.key,
+                prolific_study_id=params.study_id,
+                prolific_session_id=params.session_id,
             )
-        profile.prolific_study_id = params.study_id
-        profile.prolific_session_id = params.session_id
-        profile.save(update_fields=["prolific_study_id", "prolific_session_id"])
+        else:
+            _check_binding(profile, params)
         campaign.invited.add(profile.user)
         return profile.user

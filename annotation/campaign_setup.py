@@ -26,6 +26,18 @@ from .task_types import PASSAGE_RATING, REPORT_COVERAGE
 
 BATCH = 2000
 
+# Bounds of a campaign's counts (the form's fields use them too). A campaign is at most
+# MAX_ITEMS items in all (regular, gold and attention checks); bench/annotate.py runs on 100,000.
+MAX_ITEMS = 200_000
+MAX_ATTENTION_CHECKS = 100
+MAX_GOLD_ITEMS = 1_000
+MAX_OVERLAP = 20
+MAX_CONTROL_INTERVAL = 1_000
+MAX_QC_MIN_ANSWERS = 1_000
+MIN_RESERVATION_SECONDS = 30
+MAX_RESERVATION_SECONDS = 7 * 24 * 3600
+MAX_SEED = 2**31 - 1
+
 
 @dataclass(frozen=True)
 class SelectionOptions:
@@ -57,7 +69,12 @@ def create_campaign(
     options: SelectionOptions,
     invited: Iterable[AbstractBaseUser] = (),
 ) -> Campaign:
-    """Save ``campaign`` (unsaved, its settings filled in) with the items ``options`` pick."""
+    """Save ``campaign`` (unsaved, its settings filled in) with the items ``options`` pick.
+
+    SelectionError (naming the form field) for counts beyond the bounds above, whatever the
+    caller: the form checks them too, but the reteval command and scripts call this directly.
+    """
+    check_bounds(campaign, options)
     with transaction.atomic():
         specs = select_items(
             campaign.collection,
@@ -69,6 +86,12 @@ def create_campaign(
             tau=options.tau,
             output_ids=options.output_ids,
         )
+        if len(specs) + options.attention_count > MAX_ITEMS:
+            raise SelectionError(
+                "selection_mode",
+                f"this selection gives {len(specs) + options.attention_count:,} items; a "
+                f"campaign holds at most {MAX_ITEMS:,} (sample them, or pick fewer outputs)",
+            )
         if not campaign.slug:
             campaign.slug = unique_slug(campaign.name)
         campaign.selection = {
@@ -93,6 +116,27 @@ def create_campaign(
         if options.attention_count:
             add_attention_checks(campaign, options.attention_count, options.seed)
     return campaign
+
+
+def _out_of_bounds(value: int | None, low: int, high: int) -> bool:
+    return value is not None and not low <= value <= high
+
+
+def check_bounds(campaign: Campaign, options: SelectionOptions) -> None:
+    """SelectionError for the first count of ``campaign`` / ``options`` out of its bounds."""
+    bounds = [
+        ("sample_size", options.sample_size, 1, MAX_ITEMS),
+        ("seed", options.seed, 0, MAX_SEED),
+        ("gold_count", options.gold_count, 0, MAX_GOLD_ITEMS),
+        ("attention_count", options.attention_count, 0, MAX_ATTENTION_CHECKS),
+        ("overlap", campaign.overlap, 1, MAX_OVERLAP),
+        ("per_annotator_cap", campaign.per_annotator_cap, 1, MAX_ITEMS),
+        ("control_interval", campaign.control_interval, 1, MAX_CONTROL_INTERVAL),
+        ("qc_min_answers", campaign.qc_min_answers, 0, MAX_QC_MIN_ANSWERS),
+    ]
+    for field, value, low, high in bounds:
+        if _out_of_bounds(value, low, high):
+            raise SelectionError(field, f"{field} must be between {low:,} and {high:,}")
 
 
 def add_items(campaign: Campaign, specs: Sequence[ItemSpec]) -> list[CampaignItem]:

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
 
+from crux_app.csv_safety import safe_frame
 from crux_app.dataio.export_labels import NOT_JUDGED, platform_coverage, qlabels_line, qrels_line
 from crux_app.models import GeneratedOutput, Passage, SubQuestion, Topic
 
@@ -135,7 +136,7 @@ def annotators_frame(campaign: Campaign) -> pd.DataFrame:
 
 def write_csv(campaign: Campaign, out: TextIO, what: str = CSV_FORMAT) -> int:
     frame = annotators_frame(campaign) if what == ANNOTATORS_FORMAT else labels_frame(campaign)
-    frame.to_csv(out, index=False, lineterminator="\n")
+    safe_frame(frame).to_csv(out, index=False, lineterminator="\n")
     return len(frame)
 
 

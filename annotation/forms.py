@@ -6,11 +6,24 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import MaxValueValidator, MinValueValidator
 
 from crux_app.models import Collection, Judge
 from crux_app.roles import ANNOTATOR
 
-from .campaign_setup import SelectionOptions
+from .accounts import PROLIFIC_USERNAME_PREFIX, username_field_max_length, username_validators
+from .campaign_setup import (
+    MAX_ATTENTION_CHECKS,
+    MAX_CONTROL_INTERVAL,
+    MAX_GOLD_ITEMS,
+    MAX_ITEMS,
+    MAX_OVERLAP,
+    MAX_QC_MIN_ANSWERS,
+    MAX_RESERVATION_SECONDS,
+    MAX_SEED,
+    MIN_RESERVATION_SECONDS,
+    SelectionOptions,
+)
 from .models import Campaign
 from .selection import MODES, SAMPLE
 
@@ -26,24 +39,41 @@ FIELD_GROUPS = [
 ]  # fmt: skip
 
 
+# (min, max) of every count of the campaign form: a typo such as 20000 attention checks is a
+# form error, not 20,000 items.
+FIELD_BOUNDS = {
+    "sample_size": (1, MAX_ITEMS),
+    "seed": (0, MAX_SEED),
+    "tau": (0, 5),
+    "gold_count": (0, MAX_GOLD_ITEMS),
+    "attention_count": (0, MAX_ATTENTION_CHECKS),
+    "overlap": (1, MAX_OVERLAP),
+    "per_annotator_cap": (1, MAX_ITEMS),
+    "reservation_seconds": (MIN_RESERVATION_SECONDS, MAX_RESERVATION_SECONDS),
+    "control_interval": (1, MAX_CONTROL_INTERVAL),
+    "gold_tolerance": (0, 5),
+    "qc_min_answers": (1, MAX_QC_MIN_ANSWERS),
+}
+
+
 class CampaignForm(forms.ModelForm):
     selection_mode = forms.ChoiceField(choices=list(MODES.items()), initial="every")
-    sample_size = forms.IntegerField(required=False, min_value=1, help_text="For a sample.")
-    seed = forms.IntegerField(initial=0, min_value=0, help_text="Seeds sampling and draws.")
+    sample_size = forms.IntegerField(required=False, help_text="For a sample.")
+    seed = forms.IntegerField(initial=0, help_text="Seeds sampling and draws.")
     crux_judge = forms.ModelChoiceField(
         queryset=Judge.objects.filter(kind=Judge.Kind.LLM),
         required=False,
         label="CRUX judge",
         help_text="CRUX protocol: the LLM judge whose ratings split answerable / not.",
     )
-    tau = forms.IntegerField(initial=3, min_value=0, max_value=5, label="Answerable at rating >=")
+    tau = forms.IntegerField(initial=3, label="Answerable at rating >=")
     gold_judge = forms.ModelChoiceField(
         queryset=Judge.objects.all(),
         required=False,
         help_text="Passage rating / report coverage: take gold answers from this judge.",
     )
-    gold_count = forms.IntegerField(initial=0, min_value=0, label="Gold items from the judge")
-    attention_count = forms.IntegerField(initial=0, min_value=0, label="Attention checks")
+    gold_count = forms.IntegerField(initial=0, label="Gold items from the judge")
+    attention_count = forms.IntegerField(initial=0, label="Attention checks")
     annotators = forms.ModelMultipleChoiceField(
         queryset=get_user_model().objects.filter(groups__name=ANNOTATOR).order_by("username"),
         required=False,
@@ -76,6 +106,8 @@ class CampaignForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["collection"].queryset = Collection.objects.order_by("name")
+        for name, (low, high) in FIELD_BOUNDS.items():
+            _bound(self.fields[name], low, high)
 
     def field_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(title, [self[name] for name in names]) for title, names in FIELD_GROUPS]
@@ -106,8 +138,22 @@ class CampaignForm(forms.ModelForm):
         )
 
 
+def _bound(field: forms.Field, low: int, high: int) -> None:
+    """Give an integer field the range ``low..high``: validators and the input's min/max."""
+    field.min_value, field.max_value = low, high
+    field.validators = [
+        v for v in field.validators if not isinstance(v, MinValueValidator | MaxValueValidator)
+    ]
+    field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+    field.widget.attrs.update({"min": low, "max": high})
+
+
 class InviteForm(forms.Form):
-    username = forms.CharField(max_length=150)
+    username = forms.CharField(
+        max_length=username_field_max_length(),
+        validators=username_validators(),
+        help_text="Letters, digits and @ . + - _ only.",
+    )
     password = forms.CharField(
         required=False,
         min_length=8,
@@ -115,6 +161,24 @@ class InviteForm(forms.Form):
         help_text="Needed for a new account; an existing account keeps its password.",
     )
 
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        new = not get_user_model().objects.filter(username=username).exists()
+        if new and username.lower().startswith(PROLIFIC_USERNAME_PREFIX):
+            raise forms.ValidationError(
+                f"names starting with '{PROLIFIC_USERNAME_PREFIX}' are kept for Prolific "
+                "participants; choose another"
+            )
+        return username
+
 
 class GoldUploadForm(forms.Form):
     file = forms.FileField(help_text="CSV with columns item, answer (see the items export).")
+
+
+class AnnotatorExportForm(forms.Form):
+    """``?annotator=USERNAME`` of a platform-format export: a valid username, bounded."""
+
+    annotator = forms.CharField(
+        max_length=username_field_max_length(), validators=username_validators()
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -22,6 +23,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crux_bench_ag")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crux_app.settings")
 os.environ.setdefault("DJANGO_DEBUG", "false")  # no per-query logging, as in production
+# A throwaway key: the bench serves nothing (production settings refuse to start without one).
+os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
 
 COLLECTION = "agreement-bench"
 N_SUBQUESTIONS = 15

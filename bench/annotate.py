@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -180,6 +181,7 @@ def start_server(port: int, workers: int, threads: int, url: str) -> subprocess.
         **os.environ,
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
         "DATABASE_CONN_MAX_AGE": "60",
         "LOG_LEVEL": "ERROR",
     }

@@ -1,11 +1,14 @@
-"""Benchmark the LLM judge: judged items per second (CRUX 0-5 rubric) at several batch sizes.
+"""Benchmark the judges: items per second of the LLM judge's greedy rating (CRUX 0-5 rubric) at
+several batch sizes, of its distribution mode (the six rating tokens' log-probabilities, no
+generation) and of the embedding baseline judge, on the same items in one run.
 
     .venv/bin/python bench/judge.py                       # embedded judge, CPU, 1 torch thread
     .venv/bin/python bench/judge.py --device cuda --threads 0 \
         --model meta-llama/Llama-3.1-8B-Instruct --batch-sizes 1 16 64
 
 An item is one (sub-question, passage) pair rated with the rubric prompt, exactly as the judging
-job rates it (``evaluation.crux.engine.rate_items``): one batched model call per batch of items.
+job rates it (``rate_items``, ``rate_items_distribution``, ``rate_by_embedding``): one batched
+model call per batch of items. The ratios are against greedy generation at the same batch size.
 The GGUF conversion of the embedded model is cached under --cache-dir (default: the app's
 MODEL_CACHE_DIR default, var/models), so only a first run pays it. Prints one figure per line.
 """
@@ -24,8 +27,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch  # noqa: E402
 
 from evaluation.backends.devices import resolve_device  # noqa: E402
-from evaluation.backends.model_loading import build_generator  # noqa: E402
-from evaluation.crux.engine import JudgeItem, rate_items  # noqa: E402
+from evaluation.backends.model_loading import build_embedder, build_generator  # noqa: E402
+from evaluation.crux.embedding_engine import rate_by_embedding  # noqa: E402
+from evaluation.crux.engine import JudgeItem, rate_items, rate_items_distribution  # noqa: E402
 from evaluation.crux.method.judge_prompts import CRUX_RUBRIC_V1  # noqa: E402
 
 QUESTIONS = [
@@ -64,6 +68,7 @@ def report(name: str, value: float, unit: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="", help="judge model id (default: embedded SmolLM2)")
+    parser.add_argument("--embedder", default="", help="embedder id (default: embedded MiniLM)")
     parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:1, or '' for auto")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (0: default)")
     parser.add_argument("--cache-dir", default=str(REPO / "var" / "models"))
@@ -78,17 +83,31 @@ def main() -> None:
     started = time.perf_counter()
     judge = build_generator(args.model, Path(args.cache_dir), device)
     report(f"judge load ({judge.model_id})", time.perf_counter() - started, "s")
+    embedder = build_embedder(args.embedder, device)
     work = items(args.items)
-    rate_items(work[:1], judge, CRUX_RUBRIC_V1)  # warm-up: first calls pay one-off set-up
+    # Warm-up: first calls pay one-off set-up.
+    rate_items(work[:1], judge, CRUX_RUBRIC_V1)
+    rate_items_distribution(work[:1], judge, CRUX_RUBRIC_V1)
+    rate_by_embedding(work[:1], embedder)
+    modes = {
+        "greedy": lambda batch: rate_items(batch, judge, CRUX_RUBRIC_V1),
+        "distribution": lambda batch: rate_items_distribution(batch, judge, CRUX_RUBRIC_V1),
+        "embedding": lambda batch: rate_by_embedding(batch, embedder),
+    }
     for size in args.batch_sizes:
-        started = time.perf_counter()
-        rated = []
-        for i in range(0, len(work), size):
-            rated += rate_items(work[i : i + size], judge, CRUX_RUBRIC_V1)
-        seconds = time.perf_counter() - started
-        parsed = sum(r.is_parsed for r in rated)
-        report(f"batch {size}: judged items/s ({len(rated)} items)", len(rated) / seconds, "it/s")
-        report(f"batch {size}: parsable ratings", 100 * parsed / len(rated), "%")
+        speed = {}
+        for mode, rate in modes.items():
+            started = time.perf_counter()
+            rated = []
+            for i in range(0, len(work), size):
+                rated += rate(work[i : i + size])
+            speed[mode] = len(rated) / (time.perf_counter() - started)
+            report(f"batch {size}: {mode} items/s ({len(rated)} items)", speed[mode], "it/s")
+            if mode == "greedy":
+                parsed = sum(r.is_parsed for r in rated)
+                report(f"batch {size}: greedy parsable ratings", 100 * parsed / len(rated), "%")
+        for mode in ("distribution", "embedding"):
+            report(f"batch {size}: {mode} vs greedy", speed[mode] / speed["greedy"], "x")
 
 
 if __name__ == "__main__":

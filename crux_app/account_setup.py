@@ -29,12 +29,20 @@ class AccountResult:
     changed: bool
 
 
-def ensure_account(username: str, password: str, role: str, staff: bool = False) -> AccountResult:
-    """Create or update `username` so it has `password`, `role` and staff status; no-op if set."""
+def ensure_account(
+    username: str, password: str | None, role: str, staff: bool = False
+) -> AccountResult:
+    """Create or update `username` so it has `password`, `role` and staff status; no-op if set.
+
+    ``password=None`` leaves an existing account's password as it is (a new one gets none
+    usable)."""
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(username=username)
     changed = created
-    if not user.check_password(password):
+    if password is None:
+        if created:
+            user.set_unusable_password()
+    elif not user.check_password(password):
         user.set_password(password)
         changed = True
     if staff and not user.is_staff:

@@ -1,9 +1,14 @@
-"""Settings read from environment variables, with defaults that work on the project machines."""
+"""Settings read from environment variables. The defaults are safe for a server (no DEBUG, no
+built-in secret key, local hosts only); development runs with DJANGO_DEBUG=1."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -13,9 +18,47 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "*").split(",")
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# Safe by default: DEBUG only when asked for, and no server without a secret key of its own.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set. Outside development the workbench needs a long random "
+            "secret key from the environment, e.g. DJANGO_SECRET_KEY=\"$(python -c 'import "
+            "secrets; print(secrets.token_urlsafe(50))')\" (keep it secret and the same across "
+            "restarts). For development only, DJANGO_DEBUG=1 runs with a built-in insecure key."
+        )
+    SECRET_KEY = "dev-only-insecure-key-change-me"  # DEBUG only, never served in production
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+
+# Every absolute URL the app builds (Prolific study links, password-reset e-mails) starts with
+# SITE_URL, never with the request's Host header.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+_site = urlsplit(SITE_URL)
+if _site.scheme not in {"http", "https"} or not _site.netloc:
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an http(s) URL like https://crux.example.org, not {SITE_URL!r}"
+    )
+SITE_ORIGIN = f"{_site.scheme}://{_site.netloc}"
+CSRF_TRUSTED_ORIGINS = [SITE_ORIGIN]
+
+# Behind TLS (DJANGO_SECURE=1): secure cookies, HSTS, HTTPS redirect, and the proxy's
+# X-Forwarded-Proto header trusted (the proxy must set it and strip the client's).
+SECURE = env_bool("DJANGO_SECURE", False)
+SESSION_COOKIE_SECURE = SECURE
+CSRF_COOKIE_SECURE = SECURE
+SECURE_SSL_REDIRECT = SECURE
+SECURE_HSTS_SECONDS = 31_536_000 if SECURE else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+# HSTS preload (security.W021) is a commitment for the whole registrable domain that only its
+# owner can make: it stays off, and check --deploy is not asked to recommend it.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -25,6 +68,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
+    "csp",
     "crux_app",
     "annotation",
     "evaluation.backends",
@@ -40,14 +85,20 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Refuses bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (except a researcher's upload) in its
+    # process_view, which runs before the CSRF check's, the first to parse POST.
+    "crux_app.views.upload.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a login refused by the axes backend into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "crux_app.urls"
@@ -78,8 +129,27 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed logins (django-axes): after AXES_FAILURE_LIMIT failures for one username, or from one
+# IP address, every login for it is refused for AXES_COOLOFF_TIME, the right password included;
+# failures and lockouts are logged (logger "axes"). Only authenticate() calls that pass the
+# request are checked: tests log in with client.login(request=HttpRequest(), ...).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
+AXES_ALLOWED_CORS_ORIGINS = SITE_ORIGIN
+# The log names the username and address of each failure and lockout (never the password).
+AXES_SENSITIVE_PARAMETERS: list[str] = []
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -102,9 +172,28 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", _plotly_js_dir())]
 WHITENOISE_USE_FINDERS = True
 
-FILE_UPLOAD_MAX_MEMORY_SIZE = 50 * 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = 200 * 1024 * 1024
-DATA_UPLOAD_MAX_NUMBER_FILES = 10_000
+# Content-Security-Policy (django-csp): every script and asset is served from this site
+# (htmx, plotly, static/js); no inline script, no remote origin. Inline styles stay allowed:
+# plotly and htmx set them, and progress bars use style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Django's default body limits (2.5 MB of form fields, uploaded files over 2.5 MB spooled to
+# disk). Request bodies over DATA_UPLOAD_MAX_MEMORY_SIZE are refused before parsing, except a
+# researcher's upload page (crux_app.views.upload), whose files stream to disk unbounded.
+DATA_UPLOAD_MAX_NUMBER_FILES = 10_000  # a folder upload sends one file per file of the folder
 # Uploaded files wait here (one uuid folder per upload) for the import job's worker.
 UPLOAD_DIR = Path(os.environ.get("UPLOAD_DIR", BASE_DIR / "var" / "uploads"))
 

@@ -2,10 +2,14 @@
 # Start the demo on this machine: setup, migrate, load the demo collections, cache the embedded
 # models, start a Celery worker in the background and the web server in the foreground.
 # Ctrl-C stops both. Without PostgreSQL or Redis it falls back to SQLite and a filesystem broker.
+# DEBUG stays off. The first start generates this install's secret key (var/secret_key) and the
+# demo accounts' passwords (var/demo_passwords.json), both mode 600, and keeps them.
 #
-# Env: PORT (8000), WEB_WORKERS (2), DEMO_PASSWORD, DEMO_ANNOTATOR_PASSWORD, DATABASE_URL and
-# CELERY_BROKER_URL (when set, used as they are), DEMO_JOBS (1: queue one small job of each
-# method on demo-qa the first time, so their pages fill within minutes; 0: none).
+# Env: PORT (8000), WEB_WORKERS (2), DEMO_PASSWORD and DEMO_ANNOTATOR_PASSWORD (override the
+# generated passwords), DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS (localhost and this host's IP)
+# and SITE_URL (http://localhost:$PORT), DATABASE_URL and CELERY_BROKER_URL (when set, used as
+# they are), DEMO_JOBS (1: queue one small job of each method on demo-qa the first time, so
+# their pages fill within minutes; 0: none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,8 +17,7 @@ cd "$ROOT"
 PY="$ROOT/.venv/bin/python"
 PORT="${PORT:-8000}"
 WEB_WORKERS="${WEB_WORKERS:-2}"
-export DEMO_PASSWORD="${DEMO_PASSWORD:-crux-demo-researcher}"
-export DEMO_ANNOTATOR_PASSWORD="${DEMO_ANNOTATOR_PASSWORD:-crux-demo-annotator}"
+PASSWORDS_FILE="$ROOT/var/demo_passwords.json"
 
 log() { printf '[demo] %s\n' "$*"; }
 shout() {
@@ -25,6 +28,20 @@ shout() {
 
 bash scripts/setup.sh --services-optional
 mkdir -p var
+
+# This install's own secret key, generated once and kept (DJANGO_SECRET_KEY overrides it).
+if [ -z "${DJANGO_SECRET_KEY:-}" ]; then
+  if [ ! -s var/secret_key ]; then
+    (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))' >var/secret_key)
+    log "generated this install's secret key in var/secret_key"
+  fi
+  chmod 600 var/secret_key
+  DJANGO_SECRET_KEY="$(cat var/secret_key)"
+  export DJANGO_SECRET_KEY
+fi
+HOST_IP="$(hostname -I 2>/dev/null | awk '{print $1}')"
+export DJANGO_ALLOWED_HOSTS="${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]${HOST_IP:+,$HOST_IP}}"
+export SITE_URL="${SITE_URL:-http://localhost:$PORT}"
 
 if [ -z "${DATABASE_URL:-}" ]; then
   if pg_isready -h 127.0.0.1 -q 2>/dev/null \
@@ -49,7 +66,7 @@ fi
 log "database: $DATABASE_URL"
 log "broker: ${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
 "$PY" manage.py migrate --noinput
-"$PY" manage.py load_demo
+"$PY" manage.py load_demo --passwords-file "$PASSWORDS_FILE"
 "$PY" manage.py prepare_models
 if [ "${DEMO_JOBS:-1}" != 0 ]; then
   "$PY" manage.py queue_demo_jobs
@@ -79,14 +96,21 @@ trap stop_all EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-HOST_IP="$(hostname -I 2>/dev/null | awk '{print $1}')"
+# The passwords in effect: the env overrides, else the ones load_demo keeps in var/.
+kept_password() {
+  "$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+    "$PASSWORDS_FILE" "$1"
+}
+RESEARCHER_PASSWORD="${DEMO_PASSWORD:-$(kept_password researcher)}"
+ANNOTATOR_PASSWORD="${DEMO_ANNOTATOR_PASSWORD:-$(kept_password annotator)}"
 cat <<EOF
 
 [demo] ================================================================
 [demo]  CRUX workbench demo
-[demo]  Open:        http://127.0.0.1:$PORT/${HOST_IP:+   (or http://$HOST_IP:$PORT/)}
-[demo]  Researcher:  researcher / $DEMO_PASSWORD   (staff: /admin/ works too)
-[demo]  Annotator:   annotator / $DEMO_ANNOTATOR_PASSWORD
+[demo]  Open:        http://localhost:$PORT/${HOST_IP:+   (or http://$HOST_IP:$PORT/)}
+[demo]  Researcher:  researcher / $RESEARCHER_PASSWORD   (staff: /admin/ works too)
+[demo]  Annotator:   annotator / $ANNOTATOR_PASSWORD
+[demo]  Passwords:   var/demo_passwords.json (env DEMO_PASSWORD, DEMO_ANNOTATOR_PASSWORD override)
 [demo]  Worker log:  var/worker.log        Stop: Ctrl-C
 [demo] ================================================================
 

@@ -8,5 +8,5 @@ cd "$ROOT"
 
 bash scripts/setup.sh --with-chromium
 # Convert and cache the embedded models once, so no test pays the conversion.
-.venv/bin/python manage.py prepare_models
+DJANGO_DEBUG=1 .venv/bin/python manage.py prepare_models  # a model step: needs no secret key
 exec .venv/bin/python -m pytest "$@"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+from urllib.parse import urljoin
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +16,7 @@ from django.views import View
 from annotation import exports
 from annotation.accounts import invite_annotator
 from annotation.campaign_setup import GoldUploadError, apply_gold_csv, create_campaign
-from annotation.forms import CampaignForm, GoldUploadForm, InviteForm
+from annotation.forms import AnnotatorExportForm, CampaignForm, GoldUploadForm, InviteForm
 from annotation.models import Campaign
 from annotation.progress import ITEM_FILTERS, campaign_progress, item_page
 from annotation.selection import SelectionError
@@ -62,7 +64,7 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
         campaign = get_object_or_404(Campaign.objects.select_related("collection"), pk=pk)
         which = request.GET.get("items", "all")
         prolific_link = (
-            request.build_absolute_uri(reverse("annotation-prolific", args=[campaign.slug]))
+            urljoin(settings.SITE_URL, reverse("annotation-prolific", args=[campaign.slug]))
             + "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
         )
         context = {
@@ -144,13 +146,15 @@ class CampaignExportView(ResearcherRequiredMixin, View):
             exports.write_csv(campaign, out, fmt)
             name, content_type = f"{campaign.slug}-{fmt}.csv", "text/csv"
         elif fmt == exports.platform_format(campaign):
-            username = request.GET.get("annotator", "")
+            form = AnnotatorExportForm(request.GET)
+            if not form.is_valid():
+                errors = " ".join(form.errors.get("annotator", []))
+                return HttpResponse(f"annotator: {errors}", status=400, content_type="text/plain")
+            username = form.cleaned_data["annotator"]
             annotator = get_user_model().objects.filter(username=username).first()
             if annotator is None:
                 return HttpResponse(
-                    f"annotator: no account '{username[:150]}'",
-                    status=400,
-                    content_type="text/plain",
+                    f"annotator: no account '{username}'", status=400, content_type="text/plain"
                 )
             exports.write_platform_labels(campaign, annotator, out)
             name, content_type = f"{campaign.slug}-{username}_{fmt}.jsonl", "application/jsonl"

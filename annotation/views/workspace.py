@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,6 +25,36 @@ from annotation.task_types import ANSWER_KEYS, task_label
 from crux_app.vocabulary import FAILURE_TAXONOMY, RUBRIC_LEVELS
 
 DRAFT_FIELDS_SKIPPED = {"csrfmiddlewaretoken", "time_spent_ms"}
+DRAFT_VALUE_CHARS = 20_000
+MAX_ID = 2**63 - 1  # primary keys are bigint
+# What a submit may report before ``submit`` caps it at a day: a browser sends far less.
+MAX_TIME_SENT_MS = 10**12
+
+
+class PrefetchQuery(forms.Form):
+    after = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages={"required": "give the id of the item on screen"},
+    )
+
+
+class SubmitTiming(forms.Form):
+    """The browser's measure of time on the item; empty: the time since the reservation."""
+
+    time_spent_ms = forms.IntegerField(required=False, min_value=0, max_value=MAX_TIME_SENT_MS)
+
+
+def _bad_request(text: str) -> HttpResponse:
+    return HttpResponse(text, status=400, content_type="text/plain; charset=utf-8")
+
+
+def _nul_field(data) -> str | None:
+    """The first field whose name or value holds a NUL character (text PostgreSQL refuses)."""
+    for key, values in data.lists():
+        if "\x00" in key or any("\x00" in value for value in values):
+            return key.replace("\x00", "\\x00")
+    return None
 
 
 def campaign_for(request: HttpRequest, slug: str) -> Campaign:
@@ -162,10 +193,10 @@ class PrefetchView(LoginRequiredMixin, View):
 
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
         campaign = campaign_for(request, slug)
-        after = request.GET.get("after", "")
-        if not after.isdigit():
-            return HttpResponse("after: give the id of the item on screen", status=400)
-        result = queue.next_item(campaign, request.user, after=int(after))
+        query = PrefetchQuery(request.GET)
+        if not query.is_valid():
+            return _bad_request(query.errors.as_text())
+        result = queue.next_item(campaign, request.user, after=query.cleaned_data["after"])
         if result.assignment is None:
             return HttpResponse(status=204)
         return render(request, "annotation/_item.html", item_context(campaign, result.assignment))
@@ -184,12 +215,17 @@ class SubmitView(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         campaign = campaign_for(request, slug)
         assignment = assignment_for(request, campaign, pk)
+        refused = _nul_field(request.POST)
+        if refused is not None:
+            return _bad_request(f"{refused}: holds a NUL character")
+        timing = SubmitTiming(request.POST)
+        if not timing.is_valid():
+            return _bad_request(timing.errors.as_text())
         try:
             answer = parse_answer(campaign.task_type, request.POST, assignment.item.payload)
         except AnswerError as error:
             return HttpResponse(str(error), status=400, content_type="text/plain")
-        spent = request.POST.get("time_spent_ms", "")
-        submit(assignment, answer, int(spent) if spent.isdigit() else None)
+        submit(assignment, answer, timing.cleaned_data["time_spent_ms"])
         return _done_response(request, campaign)
 
 
@@ -206,7 +242,14 @@ class DraftView(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         campaign = campaign_for(request, slug)
         assignment = assignment_for(request, campaign, pk)
-        draft = {k: v[:20_000] for k, v in request.POST.items() if k not in DRAFT_FIELDS_SKIPPED}
+        refused = _nul_field(request.POST)
+        if refused is not None:
+            return _bad_request(f"{refused}: holds a NUL character")
+        draft = {
+            k: v[:DRAFT_VALUE_CHARS]
+            for k, v in request.POST.items()
+            if k not in DRAFT_FIELDS_SKIPPED
+        }
         # 204 either way: a draft that arrives after its item was submitted is simply dropped.
         queue.save_draft(assignment, draft)
         return HttpResponse(status=204)

@@ -28,7 +28,7 @@ from crux_app.models import GeneratedOutput, Topic
 from .errors import ImportFailure
 from .import_run import parse_run
 from .platform_labels import import_labels
-from .readers import Record, SourceDir, read_json_document, read_jsonl
+from .readers import Record, SourceDir, json_problem, read_json_document, read_jsonl
 from .results import ImportResult
 from .store import BATCH_SIZE, CollectionStore
 
@@ -71,6 +71,7 @@ def import_crux_labeling(
         _store_documents(src, store, result, progress)
         reports = _read_reports(src, report_files, run_files)
         _store_topics(reports, store, result)
+        store.require_topics(src.label(source))
         _store_outputs(reports, store, result)
         for path in run_files:
             parsed = parse_run(path, src.label(path), store, create_unknown_passages=True)
@@ -109,13 +110,17 @@ def _literal_list(record: Record, key: str) -> list:
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             try:
                 value = ast.literal_eval(value)
-            except (ValueError, SyntaxError):
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 raise record.fail(f"field '{key}' is a string that holds no list") from None
         if not isinstance(value, list):
             raise record.fail(f"field '{key}' is a string that holds no list")
+        # The line itself was checked as read; the list inside the string was not.
+        reason = json_problem(value)
+        if reason is not None:
+            raise record.fail(f"field '{key}' {reason}")
     return value
 
 

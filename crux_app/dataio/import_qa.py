@@ -95,6 +95,8 @@ def import_qa(
                 raise record.fail(f"passage '{pid}' has another text than at line {texts[pid][1]}")
             texts.setdefault(pid, (text, record.line))
         records.append(parsed)
+    if not records:
+        raise ImportFailure(label, None, "no QA records: the file holds no JSON lines")
     with transaction.atomic():
         store = CollectionStore.open(collection, kind=Collection.Kind.QA)
         result.collection_id, result.collection_created = store.collection.pk, store.created

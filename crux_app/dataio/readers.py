@@ -2,11 +2,14 @@
 
 Every reader yields records that know their file label and line number, so a format module
 can reject a value with ``record.fail("reason")`` and the message names the exact place.
+Text PostgreSQL cannot store (a NUL character, a lone UTF-16 surrogate) and JSON nested deeper
+than ``MAX_JSON_DEPTH`` are refused at the line that holds them.
 """
 
 import json
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +18,16 @@ from typing import Any
 from tqdm import tqdm
 
 from .errors import ImportFailure
+
+# CRUX's files nest three levels at most; a deeper document is refused before anything walks it
+# recursively (json itself gives up near Python's recursion limit with a RecursionError).
+MAX_JSON_DEPTH = 64
+NUL_REASON = "holds a NUL character (\\u0000), which PostgreSQL text cannot store"
+SURROGATE_REASON = "holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid text"
+DEPTH_REASON = f"JSON nested deeper than {MAX_JSON_DEPTH} levels"
+# Escapes that may decode to text PostgreSQL refuses; only lines holding one are walked.
+_SUSPECT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
+_STRUCTURE = re.compile(r'[\\"\[\]{}]')
 
 _JSON_TYPE_NAMES = {
     bool: "a boolean",
@@ -98,7 +111,8 @@ class Row:
 
 
 def _text_lines(path: Path, label: str, progress: bool) -> Iterator[tuple[int, str]]:
-    """Decoded non-blank lines with 1-based numbers; undecodable bytes name their line."""
+    """Decoded non-blank lines with 1-based numbers; undecodable bytes and NUL characters name
+    their line."""
     with path.open("rb") as handle:
         lines = tqdm(handle, desc=label, unit=" lines", disable=not progress, leave=False)
         for number, raw in enumerate(lines, start=1):
@@ -106,19 +120,104 @@ def _text_lines(path: Path, label: str, progress: bool) -> Iterator[tuple[int, s
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as error:
                 raise ImportFailure(label, number, f"not UTF-8 text ({error.reason})") from None
+            if "\x00" in text:
+                raise ImportFailure(label, number, f"the line {NUL_REASON}")
             if text.strip():
                 yield number, text
 
 
+def text_problem(text: str) -> str | None:
+    """Why PostgreSQL cannot store ``text`` (a NUL, a lone surrogate); None when it can."""
+    if "\x00" in text:
+        return NUL_REASON
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return SURROGATE_REASON
+    return None
+
+
+def json_problem(value: Any) -> str | None:
+    """Why a parsed JSON value cannot be imported (nested deeper than ``MAX_JSON_DEPTH``, or a
+    string or key ``text_problem`` refuses); None when it can. Iterative: any depth is safe."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            reason = text_problem(item)
+            if reason:
+                return reason
+        elif isinstance(item, dict | list | tuple):
+            if depth > MAX_JSON_DEPTH:
+                return DEPTH_REASON
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return None
+
+
+def _too_deep_at(text: str) -> int | None:
+    """Index of the first bracket nested deeper than ``MAX_JSON_DEPTH`` outside strings."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return None
+    depth, in_string, escaped_at = 0, False, -1
+    for match in _STRUCTURE.finditer(text):
+        index, char = match.start(), match.group()
+        if index == escaped_at:
+            continue
+        if char == "\\":
+            escaped_at = index + 1
+        elif char == '"':
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return index
+        else:
+            depth -= 1
+    return None
+
+
+class _Unloadable(ValueError):
+    """JSON text the import refuses; ``pos`` is the offending character's index when known."""
+
+    def __init__(self, reason: str, pos: int | None = None, lineno: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.pos, self.lineno = reason, pos, lineno
+
+
+def _loads(text: str, column_from_pos: bool) -> Any:
+    """json.loads under the import's rules (depth, NUL, surrogates) -> _Unloadable."""
+    deep = _too_deep_at(text)
+    if deep is not None:
+        raise _Unloadable(DEPTH_REASON, deep)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        # A JSONL line: pos, not colno, so the line's own trailing newline does not shift it.
+        column = error.pos + 1 if column_from_pos else error.colno
+        reason = f"malformed JSON: {error.msg} (column {column})"
+        raise _Unloadable(reason, lineno=error.lineno) from None
+    except RecursionError:  # not reached under MAX_JSON_DEPTH, unless the stack is deep already
+        raise _Unloadable(DEPTH_REASON) from None
+    suspect = _SUSPECT_ESCAPE.search(text)
+    if suspect is not None:
+        reason = json_problem(data)
+        if reason is not None:
+            at = text.find("\\u0000") if reason == NUL_REASON else suspect.start()
+            raise _Unloadable(f"a JSON string {reason}", max(at, 0))
+    return data
+
+
 def read_jsonl(path: Path, label: str, progress: bool = False) -> Iterator[Record]:
-    """One Record per non-blank line; malformed JSON or a non-object line -> ImportFailure."""
+    """One Record per non-blank line; malformed, too deeply nested or unstorable JSON, or a
+    non-object line -> ImportFailure."""
     for number, text in _text_lines(path, label, progress):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            # pos, not colno: a line's own trailing newline must not shift the column.
-            reason = f"malformed JSON: {error.msg} (column {error.pos + 1})"
-            raise ImportFailure(label, number, reason) from None
+            data = _loads(text, column_from_pos=True)
+        except _Unloadable as error:
+            raise ImportFailure(label, number, error.reason) from None
         if not isinstance(data, dict):
             reason = f"expected a JSON object, got {json_type_name(data)}"
             raise ImportFailure(label, number, reason)
@@ -131,11 +230,14 @@ def read_json_document(path: Path, label: str) -> Record:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise ImportFailure(label, None, f"not UTF-8 text ({error.reason})") from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise ImportFailure(label, line, f"the line {NUL_REASON}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        reason = f"malformed JSON: {error.msg} (column {error.colno})"
-        raise ImportFailure(label, error.lineno, reason) from None
+        data = _loads(text, column_from_pos=False)
+    except _Unloadable as error:
+        line = error.lineno or (text.count("\n", 0, error.pos) + 1 if error.pos else 1)
+        raise ImportFailure(label, line, error.reason) from None
     if not isinstance(data, dict):
         raise ImportFailure(label, 1, f"expected a JSON object, got {json_type_name(data)}")
     return Record(label, 1, data)

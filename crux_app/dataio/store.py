@@ -20,6 +20,7 @@ from crux_app.models import (
     Topic,
 )
 
+from .errors import ImportFailure
 from .pg_copy import upsert_rows
 
 BATCH_SIZE = 5000
@@ -83,6 +84,14 @@ class CollectionStore:
                 Topic.objects.filter(collection=self.collection).values_list("external_id", "id")
             )
         return self._topic_ids
+
+    def require_topics(self, label: str) -> None:
+        """Refuse an import that would leave its collection without a topic (a new collection
+        from input that holds none)."""
+        if not self.topic_ids:
+            raise ImportFailure(
+                label, None, f"no topics: collection '{self.collection.name}' would have none"
+            )
 
     def upsert_topics(self, topics: Sequence[Topic], update_fields: list[str]) -> None:
         """Insert or update ``topics`` (unsaved, collection set here) by external id."""

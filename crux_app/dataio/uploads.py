@@ -44,7 +44,7 @@ def store_file(upload: UploadedFile | None) -> StoredUpload:
     """Keep one uploaded file; messages name it by its base name."""
     if upload is None:
         raise UploadRejected("Choose a file to upload.")
-    name = PurePosixPath(upload.name or "").name
+    name = PurePosixPath((upload.name or "").replace("\x00", "")).name
     if name in ("", ".", ".."):
         name = "upload"
     key, folder = _new_folder()
@@ -66,14 +66,16 @@ def store_folder(files: list[UploadedFile], paths_json: str) -> StoredUpload:
         raise UploadRejected("Choose a folder to upload.")
     try:
         paths = json.loads(paths_json or "[]")
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         paths = None
     if not isinstance(paths, list) or len(paths) != len(files):
         raise UploadRejected("The folder's file paths did not arrive; enable JavaScript.")
-    relative = [PurePosixPath(str(p)) for p in paths]
+    if not all(isinstance(p, str) for p in paths):
+        raise UploadRejected("The folder's file paths must be strings.")
+    relative = [PurePosixPath(p) for p in paths]
     for p in relative:
-        if p.is_absolute() or ".." in p.parts or not p.parts:
-            raise UploadRejected(f"Refused the file path {str(p)!r}.")
+        if p.is_absolute() or ".." in p.parts or not p.parts or "\x00" in str(p):
+            raise UploadRejected(f"Refused the file path {str(p)[:200]!r}.")
     key, folder = _new_folder()
     try:
         for upload, p in zip(files, relative, strict=True):

@@ -73,6 +73,9 @@ class Judgment(models.Model):
     rationale_start = models.PositiveIntegerField(null=True, blank=True)
     rationale_end = models.PositiveIntegerField(null=True, blank=True)
     raw_output = models.TextField(blank=True)
+    # A judge in distribution mode: P(rating 0..5) at the answer position; ``rating`` is then
+    # the most likely rating. Null for greedy judges and people.
+    distribution = models.JSONField(null=True, blank=True)
     prompt = models.TextField(blank=True)
     time_spent_ms = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,9 +6,18 @@ large release takes longer than a web request may. The worker runs the same impo
 commands (``crux_app.dataio.import_job``). Folder formats come from ``<input type=file
 webkitdirectory>``: the browser's relative paths travel in a hidden field (Django keeps only
 base names) and the files are stored with those paths.
+
+Request bodies: Django's default limits hold everywhere (2.5 MB of form fields, larger files
+spooled to disk by the upload handlers). ``RequestBodyLimitMiddleware`` also refuses, before the
+CSRF check parses it, any body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413), except one
+sent by a researcher to this page: its files stream to disk through the upload handlers, however
+large the release.
 """
 
+from collections.abc import Callable
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +28,7 @@ from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat
 from crux_app.dataio.import_job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import StoredUpload, UploadRejected, store_file, store_folder
 from crux_app.models import Collection
-from crux_app.roles import ResearcherRequiredMixin
+from crux_app.roles import ResearcherRequiredMixin, is_researcher
 
 
 class UploadForm(forms.Form):
@@ -93,3 +102,31 @@ class UploadView(ResearcherRequiredMixin, View):
 
 
 urlpatterns = [path("upload/", UploadView.as_view(), name="upload")]
+
+
+class RequestBodyLimitMiddleware:
+    """413 for a request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, by its Content-Length, unless
+    a researcher sends it to the upload page. Listed before ``CsrfViewMiddleware``: its
+    ``process_view`` runs first, so an oversized body is refused before anything reads it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is None or length <= limit:
+            return None
+        if getattr(view_func, "view_class", None) is UploadView and is_researcher(request.user):
+            return None
+        return HttpResponse(
+            f"Request body too large: at most {limit} bytes.",
+            status=413,
+            content_type="text/plain; charset=utf-8",
+        )

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from crux_app.csv_safety import safe_cell
 from evaluation.agreement.machine_agreement import REFERENCE_DEFINITION
 from evaluation.agreement.records import RECORD_KEYS
 from evaluation.agreement.report import AgreementReport
@@ -96,5 +97,5 @@ def to_csv(report: AgreementReport) -> str:
     writer = csv.DictWriter(buffer, ["section", *RECORD_KEYS, *extra], lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: _cell(v) for k, v in row.items()})
+        writer.writerow({k: safe_cell(_cell(v)) for k, v in row.items()})
     return buffer.getvalue()

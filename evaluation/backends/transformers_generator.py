@@ -226,6 +226,12 @@ class TransformersGenerator:
                 use_cache=True,
                 logits_to_keep=1,
             )
+            if width == 1:
+                # One-token candidates (e.g. rating digits) are all predicted by the prompt's
+                # last position: no second pass, no copies of the key/value cache.
+                logprobs = torch.log_softmax(first.logits[:, -1].float(), dim=-1)
+                picked = logprobs[:, [c[0] for c in cand_ids]]
+                return picked.cpu().numpy().astype(np.float64)
             cache = first.past_key_values
             cache.batch_repeat_interleave(n_cands)
             full_mask = torch.cat([prompt_mask.repeat_interleave(n_cands, 0), cand_mask], 1)

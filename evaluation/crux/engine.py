@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.checked_generation import first_samples
 from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS, RubricPrompt, parse_rating
+from evaluation.crux.method.rating_distribution import (
+    CANDIDATES,
+    distributions,
+    expected_rating,
+    most_likely,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,7 @@ class RatedItem:
     prompt: str
     raw_output: str
     rating: int | None  # None: no rating 0-5 could be read from raw_output
+    distribution: tuple[float, ...] | None = None  # P(rating 0..5), distribution mode only
 
     @property
     def is_parsed(self) -> bool:
@@ -69,4 +76,24 @@ def rate_items(
     for item, text, output in zip(items, prompts, outputs, strict=True):
         raw = output.text
         rated.append(RatedItem(item=item, prompt=text, raw_output=raw, rating=parse_rating(raw)))
+    return rated
+
+
+def rate_items_distribution(
+    items: Sequence[JudgeItem], generator: Generator, prompt: RubricPrompt
+) -> list[RatedItem]:
+    """Distribution mode: P(rating 0..5) of every item from the six rating tokens'
+    log-probabilities after its prompt (no generation); the rating is the most likely one."""
+    if not items:
+        return []
+    prompts = build_judge_prompts(items, prompt)
+    probabilities = distributions(generator.continuation_logprobs(prompts, CANDIDATES))
+    ratings = most_likely(probabilities)
+    expected = expected_rating(probabilities)
+    rated = []
+    for item, text, p, r, e in zip(items, prompts, probabilities, ratings, expected, strict=True):
+        raw = "P(0..5) = " + " ".join(f"{x:.3f}" for x in p) + f"; E = {e:.2f}"
+        rated.append(
+            RatedItem(item, text, raw, int(r), distribution=tuple(round(float(x), 6) for x in p))
+        )
     return rated

@@ -1,4 +1,5 @@
-"""The form that starts an LLM judging job for the items of a scope its judge has not rated."""
+"""The form that starts a judging job (the LLM judge, greedy or in distribution mode, or the
+embedding baseline) for the items of a scope its judge has not rated."""
 
 from __future__ import annotations
 
@@ -8,9 +9,19 @@ from django import forms
 from django.conf import settings
 
 from crux_app.jobs.forms import CollectionJobForm
+from crux_app.jobs.service import start_job
 from crux_app.models import Collection, Run, Topic
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
-from evaluation.crux.job import DEFAULT_BATCH_SIZE, DEFAULT_K, KIND, JudgeJobParams
+from evaluation.crux.job import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_K,
+    DISTRIBUTION,
+    EMBEDDING,
+    EMBEDDING_KIND,
+    KIND,
+    LLM,
+    JudgeJobParams,
+)
 from evaluation.crux.judge_scope import RUN, SCOPES
 from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION, PROMPTS
 
@@ -26,6 +37,16 @@ class JudgeJobForm(CollectionJobForm):
     """Every field but the scope has a default, so a one-click button posts only what differs."""
 
     scope = forms.ChoiceField(choices=list(SCOPES.items()), initial="collection")
+    method = forms.ChoiceField(
+        choices=[
+            (LLM, "LLM judge, greedy rating (as the paper)"),
+            (DISTRIBUTION, "LLM judge, rating distribution (no generation)"),
+            (EMBEDDING, "embedding baseline (no LLM, cpu queue)"),
+        ],
+        required=False,
+        initial=LLM,
+        label="Judge",
+    )
     run = forms.ModelChoiceField(
         queryset=Run.objects.none(),
         required=False,
@@ -63,7 +84,16 @@ class JudgeJobForm(CollectionJobForm):
         data = super().clean()
         if data.get("scope") == RUN and data.get("run") is None:
             self.add_error("run", "Choose the run whose top-k passages are judged.")
+        if data.get("method") == EMBEDDING and data.get("model"):
+            self.add_error("model", "The embedding baseline uses the workers' embedder.")
         return data
+
+    def start(self, user):
+        """Start the job of the chosen judge (the embedding baseline has a kind of its own)."""
+        kind = EMBEDDING_KIND if self.cleaned_data.get("method") == EMBEDDING else self.job_kind
+        return start_job(
+            kind, self.job_params(), collection=self.collection, topic=self.job_topic(), user=user
+        )
 
     def params(self) -> JudgeJobParams:
         data = self.cleaned_data
@@ -75,6 +105,7 @@ class JudgeJobForm(CollectionJobForm):
             model=data.get("model") or None,
             prompt_version=data.get("prompt_version") or DEFAULT_PROMPT_VERSION,
             batch_size=data.get("batch_size") or DEFAULT_BATCH_SIZE,
+            method=data.get("method") or LLM,
         )
 
     def job_params(self) -> dict[str, Any]:

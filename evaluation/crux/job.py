@@ -1,6 +1,9 @@
-"""The ``judge_answerability`` job: rate a scope's missing items with an LLM judge, store them.
+"""The judging jobs: rate a scope's missing items with a judge, store them. ``judge_answerability``
+asks an LLM with the CRUX rubric (queue ``gpu``); ``judge_embedding`` is the cheap baseline, the
+embedder's cosine cut into 0-5 (queue ``cpu``, see ``method.embedding_rating``).
 
-The judge's identity is (model id, prompt version); every judgment is keyed by judge and item
+The judge's identity is (model id, prompt version; the embedding rubric's version for the
+baseline); every judgment is keyed by judge and item
 (the unique constraints on Judgment), so a retried job, a redelivered task or a second worker
 never duplicates one, and a re-run of a finished job asks no model anything. Passage items are
 stored with task ``passage_rating``; report items with task ``report_coverage`` holding the
@@ -19,9 +22,9 @@ from django.db import transaction
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import job_run
 from crux_app.models import GeneratedOutput, Job, Judge, Judgment, Passage, Run, SubQuestion
-from evaluation.backends.base import Generator
 from evaluation.backends.lazy_model import LazyModel
-from evaluation.crux.engine import JudgeItem, RatedItem, rate_items
+from evaluation.crux.embedding_engine import rate_by_embedding
+from evaluation.crux.engine import JudgeItem, RatedItem, rate_items, rate_items_distribution
 from evaluation.crux.judge_scope import (
     RUN,
     SCOPES,
@@ -31,9 +34,17 @@ from evaluation.crux.judge_scope import (
     judged_keys,
     plan_items,
 )
-from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION, RubricPrompt, get_prompt
+from evaluation.crux.method.embedding_rating import PROMPT_VERSION as EMBEDDING_RUBRIC
+from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION, get_prompt
+from evaluation.crux.method.rating_distribution import VERSION_SUFFIX
 
 KIND = "judge_answerability"
+EMBEDDING_KIND = "judge_embedding"
+# The LLM judge's greedy "first integer" rating (the paper's), its rating distribution at the
+# answer position (a judge identity of its own: the prompt version gains VERSION_SUFFIX), and
+# the embedding baseline.
+LLM, DISTRIBUTION, EMBEDDING = "llm", "distribution", "embedding"
+METHODS = (LLM, DISTRIBUTION, EMBEDDING)
 DEFAULT_K = 10
 DEFAULT_BATCH_SIZE = 16
 
@@ -46,6 +57,7 @@ class JudgeJobParams:
     model: str | None = None  # None: the workers' configured judge (JUDGE_MODEL)
     prompt_version: str = DEFAULT_PROMPT_VERSION
     batch_size: int = DEFAULT_BATCH_SIZE
+    method: str = LLM  # one of METHODS
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> JudgeJobParams:
@@ -70,9 +82,19 @@ class JudgeJobParams:
         model = params.get("model")
         if model is not None and not isinstance(model, str):
             raise ValueError(f"job parameter 'model' must be a model id or null, got {model!r}")
-        version = params.get("prompt_version", cls.prompt_version)
-        get_prompt(version)  # an unknown version fails here, naming the known ones
-        return cls(scope=scope, run_id=run_id, model=model, prompt_version=version, **values)
+        method = params.get("method", LLM)
+        if method not in METHODS:
+            raise ValueError(f"job parameter 'method' must be one of {', '.join(METHODS)}")
+        if method == EMBEDDING:
+            version = EMBEDDING_RUBRIC
+        else:
+            version = params.get("prompt_version", cls.prompt_version).removesuffix(VERSION_SUFFIX)
+            get_prompt(version)  # an unknown version fails here, naming the known ones
+        if method == DISTRIBUTION:
+            version += VERSION_SUFFIX
+        return cls(
+            scope=scope, run_id=run_id, model=model, prompt_version=version, method=method, **values
+        )
 
     def as_params(self, run: Run | None = None) -> dict[str, Any]:
         """The JSON params of a job; the run's name is kept for display only."""
@@ -84,19 +106,26 @@ class JudgeJobParams:
             "model": self.model,
             "prompt_version": self.prompt_version,
             "batch_size": self.batch_size,
+            "method": self.method,
         }
 
 
 @dataclass(frozen=True)
 class JudgeModel:
-    """A judge model's recorded id, and how to load it (only called when an item is missing)."""
+    """A judge model's recorded id, and how to load it (only called when an item is missing):
+    a generator for the LLM judge, an embedder for the embedding baseline."""
 
     model_id: str
-    load: Callable[[], Generator]
+    load: Callable[[], Any]
 
 
-def run_judge_job(job: Job, judge_model_for: Callable[[str | None], JudgeModel]) -> Job:
-    """Run a judging job; ``judge_model_for(params.model)`` names the model and loads it."""
+def run_judge_job(
+    job: Job,
+    judge_model_for: Callable[[str | None], JudgeModel],
+    progress: Callable[[int], None] | None = None,
+) -> Job:
+    """Run a judging job; ``judge_model_for(params.model)`` names the model and loads it;
+    ``progress(n)`` is told of each batch of n items done (the command's progress bar)."""
     with fail_job_on_error(job):
         config = JudgeJobParams.from_params(job.params)
         job_run(job, config.run_id)
@@ -120,8 +149,24 @@ def run_judge_job(job: Job, judge_model_for: Callable[[str | None], JudgeModel])
         plan = plan_items(spec, judge)
         size = config.batch_size
         batches = [plan.missing[i : i + size] for i in range(0, len(plan.missing), size)]
-        rater = ItemRater(judge, get_prompt(config.prompt_version), spec.judges_outputs, model)
-        run_batches(job, batches, rater.judge_batch)
+        if config.method == EMBEDDING:
+            rate = rate_by_embedding
+        else:
+            prompt = get_prompt(config.prompt_version.removesuffix(VERSION_SUFFIX))
+            rate_with = rate_items_distribution if config.method == DISTRIBUTION else rate_items
+
+            def rate(items, generator):
+                return rate_with(items, generator, prompt)
+
+        rater = ItemRater(judge, rate, spec.judges_outputs, model)
+
+        def process(batch: Sequence[ItemKey]) -> dict[str, int]:
+            counts = rater.judge_batch(batch)
+            if progress is not None:
+                progress(len(batch))
+            return counts
+
+        run_batches(job, batches, process)
         _add_plan_counts(job, plan)
     job.refresh_from_db()
     return job
@@ -136,24 +181,26 @@ def _add_plan_counts(job: Job, plan: JudgePlan) -> None:
 class ItemRater:
     """Rates one batch of a job's items: skip those stored meanwhile, rate and store the rest."""
 
-    def __init__(self, judge: Judge, prompt: RubricPrompt, outputs: bool, model: JudgeModel):
+    def __init__(
+        self,
+        judge: Judge,
+        rate: Callable[[Sequence[JudgeItem], Any], list[RatedItem]],
+        outputs: bool,
+        model: JudgeModel,
+    ):
         self.judge = judge
-        self.prompt = prompt
+        self.rate = rate
         self.outputs = outputs
         self.task = Judgment.Task.REPORT_COVERAGE if outputs else Judgment.Task.PASSAGE_RATING
         # Loaded on first need: a job with nothing missing never touches a model.
-        self._generator = LazyModel("judge", model.model_id, model.load)
-
-    @property
-    def generator(self) -> Generator:
-        return self._generator.get()
+        self._model = LazyModel("judge", model.model_id, model.load)
 
     def judge_batch(self, keys: Sequence[ItemKey]) -> dict[str, int]:
         # Another worker may have run this batch meanwhile (a task redelivered while the first
         # worker still ran): what it stored is not rated again.
         stored = judged_keys(self.judge, list(keys), self.outputs)
         todo = [k for k in keys if k not in stored]
-        rated = rate_items(self._items(todo), self.generator, self.prompt) if todo else []
+        rated = self.rate(self._items(todo), self._model.get()) if todo else []
         self._store(rated)
         counts = {"judged": len(rated), "unparsable": sum(not r.is_parsed for r in rated)}
         if stored:
@@ -179,6 +226,7 @@ class ItemRater:
                 subquestion_id=r.item.key.subquestion_id,
                 task=self.task,
                 rating=r.rating,
+                distribution=list(r.distribution) if r.distribution is not None else None,
                 raw_output=r.raw_output,
                 prompt=r.prompt,
                 **{target: r.item.key.target_id},

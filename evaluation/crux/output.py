@@ -13,6 +13,7 @@ import json
 
 import pandas as pd
 
+from crux_app.csv_safety import safe_frame
 from evaluation.crux.evaluate import RECORD_KEYS, Evaluation
 
 FORMATS = ("json", "csv")
@@ -43,7 +44,7 @@ def _csv(rows: list[dict[str, object]], columns: list[str]) -> str:
         frame["topics"] = [
             json.dumps(v, sort_keys=True) if isinstance(v, dict) else v for v in frame["topics"]
         ]
-    return frame.to_csv(index=False, na_rep="")
+    return safe_frame(frame).to_csv(index=False, na_rep="")
 
 
 def render_runs(

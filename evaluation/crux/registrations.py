@@ -13,7 +13,7 @@ from evaluation.agreement.sources import (
 )
 from evaluation.crux.agreement_sources import load_judgment_table
 from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION, report_coverage_records
-from evaluation.crux.job import KIND
+from evaluation.crux.job import EMBEDDING_KIND, KIND
 from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.leaderboard.columns import register_group
 
@@ -34,6 +34,17 @@ def register() -> None:
             description=(
                 "CRUX 0-5 rubric ratings by an LLM judge of the (sub-question, passage or "
                 "report) items of a scope that the judge has not rated yet."
+            ),
+        )
+    )
+    register_kind(
+        JobKind(
+            name=EMBEDDING_KIND,
+            label="Judge by embedding (baseline)",
+            task_name="evaluation.crux.tasks.judge_embedding",
+            description=(
+                "The cheap baseline judge: the embedder's cosine between each sub-question and "
+                "passage (or report), cut into 0-5 (no LLM; cpu queue, seconds per collection)."
             ),
         )
     )

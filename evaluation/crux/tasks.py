@@ -1,9 +1,10 @@
-"""The CRUX judging Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+"""The CRUX judging Celery tasks: the LLM judge on the ``gpu`` queue (its ``gpu_`` name), the
+embedding baseline judge on the ``cpu`` queue."""
 
 from celery import shared_task
 
 from crux_app.models import Job
-from evaluation.backends.model_ids import judge_model
+from evaluation.backends.model_ids import embedder_model, judge_model
 from evaluation.crux.job import JudgeModel, run_judge_job
 
 
@@ -19,3 +20,18 @@ def gpu_judge(job_id: int) -> None:
     if job is None:
         return  # deleted before a worker got to it: nothing to do
     run_judge_job(job, judge_model_for)
+
+
+def embedder_model_for(model: str | None) -> JudgeModel:
+    """The embedding judge's embedder: the workers' EMBED_MODEL (a job names no other)."""
+    handle = embedder_model()
+    return JudgeModel(model_id=handle.model_id, load=handle.load)
+
+
+@shared_task(name="evaluation.crux.tasks.judge_embedding", ignore_result=True)
+def judge_embedding(job_id: int) -> None:
+    """Rate the missing items of a ``judge_embedding`` job (queue ``cpu``: no ``gpu_`` prefix)."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return  # deleted before a worker got to it: nothing to do
+    run_judge_job(job, embedder_model_for)

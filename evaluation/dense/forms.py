@@ -19,6 +19,10 @@ from evaluation.dense.job import (
 from evaluation.dense.labels import record_label
 from evaluation.dense.method.graph import DEFAULT_THRESHOLD
 from evaluation.dense.models import DenseLabel, DenseResult
+from evaluation.leaderboard.forms import TextModelChoiceField
+
+MAX_ID = 2**63 - 1  # primary keys are bigint
+MAX_INDEX = 10_000  # a chunk or response index; results hold a few dozen
 
 
 class DenseJobForm(CollectionJobForm):
@@ -65,14 +69,30 @@ class DenseJobForm(CollectionJobForm):
         return self.params().as_params(self.cleaned_data["run"])
 
 
+class DenseRunFilterForm(forms.Form):
+    """GET ``run`` of the collection page: a run name of the collection; empty: every run."""
+
+    run = TextModelChoiceField(queryset=Run.objects.none(), required=False, to_field_name="name")
+
+    def __init__(self, *args, collection, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["run"].queryset = Run.objects.filter(collection=collection)
+
+
+class DenseResultQueryForm(forms.Form):
+    """GET ``result`` of the topic page: a result id; empty: the newest result."""
+
+    result = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+
+
 class DenseLabelForm(forms.Form):
     result = forms.ModelChoiceField(
         queryset=DenseResult.objects.none(),
         error_messages={"invalid_choice": "No such DENSE result on this topic."},
     )
     kind = forms.ChoiceField(choices=DenseLabel.Kind.choices)
-    i = forms.IntegerField(min_value=0, initial=0)
-    j = forms.IntegerField(min_value=0, initial=0)
+    i = forms.IntegerField(min_value=0, max_value=MAX_INDEX, initial=0)
+    j = forms.IntegerField(min_value=0, max_value=MAX_INDEX, initial=0)
     answer = forms.ChoiceField(
         choices=[("yes", "Yes"), ("no", "No")], error_messages={"required": "Answer yes or no."}
     )

@@ -3,6 +3,7 @@ uncertainty graph with its chunk table and judgment forms."""
 
 from __future__ import annotations
 
+from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
@@ -11,7 +12,12 @@ from crux_app.jobs.start_view import JobStartView
 from crux_app.models import Collection, Run, Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.dense.collection_summary import accuracy_figure, collection_summary, dse_histogram
-from evaluation.dense.forms import DenseJobForm, DenseLabelForm
+from evaluation.dense.forms import (
+    DenseJobForm,
+    DenseLabelForm,
+    DenseResultQueryForm,
+    DenseRunFilterForm,
+)
 from evaluation.dense.models import DenseResult
 from evaluation.dense.page import question_page
 from evaluation.dense.stored_results import latest_results
@@ -26,9 +32,10 @@ class DenseStartView(JobStartView):
 class CollectionDenseView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         collection = get_object_or_404(Collection, pk=pk)
-        run = None
-        if request.GET.get("run"):
-            run = get_object_or_404(Run, collection=collection, name=request.GET["run"])
+        query = DenseRunFilterForm(request.GET, collection=collection)
+        if not query.is_valid():
+            return _bad_request(query)
+        run = query.cleaned_data["run"]
         rows = latest_results(collection, run)
         summaries = collection_summary(collection, run)
         context = {
@@ -43,6 +50,11 @@ class CollectionDenseView(ResearcherRequiredMixin, View):
         return render(request, "evaluation/dense/collection.html", context)
 
 
+def _bad_request(form: forms.Form) -> HttpResponse:
+    """400 naming each refused parameter (plain text: messages may quote the value)."""
+    return HttpResponse(form.errors.as_text(), status=400, content_type="text/plain; charset=utf-8")
+
+
 def _topic(collection_pk: int, pk: int) -> Topic:
     return get_object_or_404(
         Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
@@ -55,8 +67,11 @@ class TopicDenseView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
         topic = _topic(collection_pk, pk)
         results = DenseResult.objects.filter(topic=topic).select_related("run", "topic")
-        if request.GET.get("result"):
-            result = get_object_or_404(results, pk=request.GET["result"])
+        query = DenseResultQueryForm(request.GET)
+        if not query.is_valid():
+            return _bad_request(query)
+        if query.cleaned_data["result"] is not None:
+            result = get_object_or_404(results, pk=query.cleaned_data["result"])
         else:
             result = results.order_by("-created_at", "-pk").first()
         page = question_page(topic, result, request.user.pk)

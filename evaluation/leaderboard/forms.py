@@ -12,16 +12,35 @@ from evaluation.leaderboard.table import default_sort, sort_keys
 TAUS = [(str(t), str(t)) for t in range(1, 6)]
 ORDER = [("desc", "descending"), ("asc", "ascending")]
 FORM_DEFAULTS = {"tau": "3", "k": "10"}
+# The deepest cutoff a page evaluates: the metrics allocate topics x k arrays, so an unbounded
+# k is an unbounded request (k = 10**9 asked for tens of GB).
+MAX_K = 1000
+SHOWN_CHARS = 40  # of a refused value, in its error message
 
 
 def parse_k(value: str) -> int | str:
-    """An integer >= 1, or ``oracle`` (|O| per topic)."""
+    """An integer from 1 to ``MAX_K`` (ASCII digits), or ``oracle`` (|O| per topic)."""
     value = (value or "").strip()
     if value == K_ORACLE:
         return value
-    if value.isdigit() and int(value) >= 1:
+    short_digits = value.isascii() and value.isdigit() and len(value) <= len(str(MAX_K))
+    if short_digits and 1 <= int(value) <= MAX_K:
         return int(value)
-    raise forms.ValidationError(f"k must be an integer >= 1 or {K_ORACLE!r}, got {value!r}")
+    raise forms.ValidationError(
+        f"k must be an integer from 1 to {MAX_K} or {K_ORACLE!r}, got {value[:SHOWN_CHARS]!r}"
+    )
+
+
+class TextModelChoiceField(forms.ModelChoiceField):
+    """A model chosen by a text field (``to_field_name``, e.g. a run's name): a value
+    PostgreSQL cannot compare (a NUL character) is an invalid choice, not a database error."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and "\x00" in value:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
 
 
 class EvaluationForm(forms.Form):

@@ -8,6 +8,7 @@ from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm, collection_runs
 from crux_app.models import Collection, Run
+from evaluation.leaderboard.forms import TextModelChoiceField
 from evaluation.reteval.job import (
     DEFAULT_BATCH_SIZE,
     DEFAULT_KS,
@@ -17,6 +18,10 @@ from evaluation.reteval.job import (
     KIND,
     RetEvalJobParams,
 )
+
+MAX_K = 100
+MAX_SEED = 2**32 - 1
+MAX_QUESTIONS = 1_000_000
 
 
 class KListField(forms.CharField):
@@ -29,8 +34,11 @@ class KListField(forms.CharField):
             raise forms.ValidationError("give at least one k, e.g. 1 5 10")
         ks = []
         for part in parts:
-            if not part.isdigit() or not 1 <= int(part) <= 100:
-                raise forms.ValidationError(f"'{part}' is not an integer k between 1 and 100")
+            digits = part.isascii() and part.isdigit() and len(part) <= len(str(MAX_K))
+            if not digits or not 1 <= int(part) <= MAX_K:
+                raise forms.ValidationError(
+                    f"'{part[:20]}' is not an integer k between 1 and {MAX_K}"
+                )
             ks.append(int(part))
         return sorted(set(ks))
 
@@ -48,10 +56,13 @@ class RetEvalJobForm(CollectionJobForm):
     temperature = forms.FloatField(
         min_value=0.01, max_value=2.0, initial=DEFAULT_TEMPERATURE, label="Semi-gold temperature"
     )
-    seed = forms.IntegerField(min_value=0, initial=0)
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, initial=0)
     max_new_tokens = forms.IntegerField(min_value=1, max_value=128, initial=DEFAULT_MAX_NEW_TOKENS)
     max_questions = forms.IntegerField(
-        min_value=1, required=False, help_text="empty: every question with gold passages"
+        min_value=1,
+        max_value=MAX_QUESTIONS,
+        required=False,
+        help_text="empty: every question with gold passages",
     )
 
     def params(self) -> RetEvalJobParams:
@@ -74,8 +85,8 @@ class RetEvalJobForm(CollectionJobForm):
 class RetEvalFilterForm(forms.Form):
     """GET filters of the results page; an empty field means every value."""
 
-    run = forms.ModelChoiceField(queryset=Run.objects.none(), required=False, to_field_name="name")
-    k = forms.IntegerField(min_value=1, required=False)
+    run = TextModelChoiceField(queryset=Run.objects.none(), required=False, to_field_name="name")
+    k = forms.IntegerField(min_value=1, max_value=MAX_K, required=False)
     judge = forms.ChoiceField(required=False)
 
     def __init__(self, *args, collection: Collection, judges: list[str], **kwargs) -> None:
@@ -86,7 +97,7 @@ class RetEvalFilterForm(forms.Form):
 
 class FailureCampaignForm(forms.Form):
     run = forms.ModelChoiceField(queryset=Run.objects.none())
-    k = forms.IntegerField(min_value=1)
+    k = forms.IntegerField(min_value=1, max_value=MAX_K)
     judge = forms.CharField(max_length=300)
     overlap = forms.IntegerField(min_value=1, max_value=10, initial=2, label="Annotators per item")
     name = forms.CharField(max_length=200, required=False, help_text="empty: a generated name")

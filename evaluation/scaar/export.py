@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
+from crux_app.csv_safety import safe_row
 from crux_app.models import Passage
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.scaar.page import SystemSummary
@@ -103,5 +104,5 @@ def render_csv(analyses: Iterable[ScaarAnalysis]) -> str:
     for a in analyses:
         record = answer_record(a, {})
         record["settings"] = json.dumps(a.params, sort_keys=True)
-        writer.writerow({name: record[name] for name in CSV_COLUMNS})
+        writer.writerow(safe_row({name: record[name] for name in CSV_COLUMNS}))
     return out.getvalue()

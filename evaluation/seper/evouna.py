@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, f1_score
 
+from crux_app.csv_safety import safe_frame
 from evaluation.backends.base import NLIModel
 from evaluation.backends.nli_pairs import NLIPairTable
 from evaluation.seper.method.kernel import entailment_kernel
@@ -285,7 +286,7 @@ def render_report(
     ]
     columns = ["system", "n", "unusable"]
     columns += [f"{name}_{kind}" for name in SCORERS for kind in ("f1", "accuracy")]
-    return pd.DataFrame(rows, columns=columns).to_csv(index=False, na_rep="")
+    return safe_frame(pd.DataFrame(rows, columns=columns)).to_csv(index=False, na_rep="")
 
 
 def _kinds(pair: tuple[float | None, float | None]):

@@ -24,7 +24,7 @@ class SeperJobForm(CollectionJobForm):
         min_value=1, max_value=100, initial=DEFAULT_N, label="N (samples per prompt)"
     )
     temperature = forms.FloatField(min_value=0.01, max_value=5.0, initial=1.0)
-    seed = forms.IntegerField(min_value=0, initial=0)
+    seed = forms.IntegerField(min_value=0, max_value=2**32 - 1, initial=0)
 
     def params(self) -> SeperJobParams:
         data = self.cleaned_data

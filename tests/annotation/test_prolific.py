@@ -12,7 +12,8 @@ from .campaign_data import make_annotator, make_campaign
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-PARAMS = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": "st1", "SESSION_ID": "se1"}
+STUDY, SESSION = "60aa0b0c0d0e0f1011121314", "70bb1c2d3e4f5a6b7c8d9e0f"
+PARAMS = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": STUDY, "SESSION_ID": SESSION}
 
 
 def prolific_campaign(**settings):
@@ -38,8 +39,8 @@ def test_arrival_creates_a_logged_in_annotator_without_password(client):
     profile = user.annotator_profile
     assert (profile.source, profile.prolific_study_id, profile.prolific_session_id) == (
         "prolific",
-        "st1",
-        "se1",
+        STUDY,
+        SESSION,
     )
     assert client.get(response.url).status_code == 200  # logged in, invited
     assert Assignment.objects.filter(annotator=user).count() == 1
@@ -51,10 +52,10 @@ def test_a_second_arrival_resumes_the_same_annotator_and_item(client):
     client.get(reverse("annotation-workspace", args=[campaign.slug]))
     held = Assignment.objects.get()
     other_browser = Client()
-    other_browser.get(arrival(campaign), {**PARAMS, "SESSION_ID": "se2"})
+    other_browser.get(arrival(campaign), PARAMS)
     html = other_browser.get(reverse("annotation-workspace", args=[campaign.slug])).content
     assert f'data-assignment="{held.pk}"'.encode() in html
-    assert AnnotatorProfile.objects.get().prolific_session_id == "se2"
+    assert AnnotatorProfile.objects.get().prolific_session_id == SESSION
     assert get_user_model().objects.filter(username__startswith="prolific-").count() == 1
 
 
@@ -63,6 +64,8 @@ def test_a_second_arrival_resumes_the_same_annotator_and_item(client):
     [
         ({"STUDY_ID": "s", "SESSION_ID": "x"}, "the link lacks PROLIFIC_PID"),
         ({**PARAMS, "STUDY_ID": "bad id!"}, "STUDY_ID &#x27;bad id!&#x27; is not a Prolific id"),
+        ({**PARAMS, "SESSION_ID": "se1"}, "SESSION_ID &#x27;se1&#x27; is not a Prolific id"),
+        ({**PARAMS, "PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e0"}, "is not a Prolific id"),
     ],
 )
 def test_a_broken_link_is_a_clear_400(client, params, message):

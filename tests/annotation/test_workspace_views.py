@@ -207,3 +207,51 @@ def test_home_sends_annotators_to_their_campaigns():
     assert client.get("/").url == reverse("annotation-home")
     html = client.get(reverse("annotation-home")).content.decode()
     assert campaign.name in html and workspace(campaign) in html
+
+
+def _reserved(task_type=PASSAGE_RATING):
+    anna = make_annotator("anna")
+    campaign = make_campaign(task_type, annotators=[anna])
+    client = client_for(anna)
+    client.get(workspace(campaign))
+    return client, campaign, Assignment.objects.get(annotator=anna)
+
+
+def test_a_malformed_prefetch_after_is_a_400_naming_it():
+    client, campaign, assignment = _reserved()
+    prefetch = reverse("annotation-prefetch", args=[campaign.slug])
+    for bad in ["²", "٣x", "abc", "-1", "0", str(2**63), "9" * 5000, "1\x00", ""]:
+        response = client.get(prefetch, {"after": bad}, **HTMX)
+        assert response.status_code == 400, bad
+        assert response.content.decode().startswith("* after\n"), bad
+    assert client.get(prefetch, **HTMX).status_code == 400  # missing
+    assert Assignment.objects.filter(annotator=assignment.annotator).count() == 1
+    assert client.get(prefetch, {"after": assignment.pk}, **HTMX).status_code == 200
+
+
+def test_a_malformed_time_spent_is_a_400_and_stores_nothing():
+    client, _, assignment = _reserved()
+    for bad in ["²", "abc", "-5", "1.5", str(10**13), "9" * 5000]:
+        data = {"rating": "2", "rationale": "", "time_spent_ms": bad}
+        response = client.post(item_url("annotation-submit", assignment), data, **HTMX)
+        assert response.status_code == 400, bad
+        assert response.content.decode().startswith("* time_spent_ms\n"), bad
+    assignment.refresh_from_db()
+    assert assignment.state == "reserved" and assignment.answer in (None, {})
+    assert not Judge.objects.filter(user=assignment.annotator).exists()
+    data = {"rating": "2", "rationale": "", "time_spent_ms": ""}
+    assert client.post(item_url("annotation-submit", assignment), data, **HTMX).status_code == 200
+
+
+def test_a_nul_character_in_a_submit_or_a_draft_is_a_400_and_stores_nothing():
+    client, _, assignment = _reserved()
+    data = {"rating": "2", "rationale": "Passage\x00 0", "time_spent_ms": "10"}
+    response = client.post(item_url("annotation-submit", assignment), data, **HTMX)
+    assert response.status_code == 400
+    assert response.content.decode() == "rationale: holds a NUL character"
+    response = client.post(item_url("annotation-draft", assignment), {"rat\x00ing": "3"})
+    assert response.status_code == 400
+    assert response.content.decode() == "rat\\x00ing: holds a NUL character"
+    assignment.refresh_from_db()
+    assert assignment.state == "reserved" and assignment.draft == {}
+    assert not Judge.objects.filter(user=assignment.annotator).exists()

@@ -182,9 +182,10 @@ def test_prolific_arrival_to_completion_code_and_redirect(live_server, page, pag
         prolific_redirect_url=back,
     )
     arrival = reverse("annotation-prolific", args=[campaign.slug])
-    page.goto(f"{live_server.url}{arrival}?PROLIFIC_PID=abc123&STUDY_ID=s1&SESSION_ID=x9")
+    pid, study, session = "a" * 24, "b" * 24, "c" * 24  # Prolific ids: 24 hex characters
+    page.goto(f"{live_server.url}{arrival}?PROLIFIC_PID={pid}&STUDY_ID={study}&SESSION_ID={session}")
     expect(page.locator(ITEM)).to_be_visible()
-    expect(page.locator("header .account")).to_contain_text("prolific-abc123")
+    expect(page.locator("header .account")).to_contain_text(f"prolific-{pid}")
     page.keyboard.press("5")
     page.keyboard.press("Enter")
     expect(page.locator("#completion-code")).to_have_text("CRUX2024")

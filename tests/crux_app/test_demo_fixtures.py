@@ -2,6 +2,7 @@
 
 import json
 import re
+import stat
 from collections import Counter, defaultdict
 from io import StringIO
 from pathlib import Path
@@ -10,7 +11,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.http import HttpRequest
 
+from crux_app.account_setup import ensure_account
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -55,6 +58,25 @@ def run_rows(name: str) -> dict[str, list[tuple[int, str, float]]]:
 
 def qa_items() -> list[dict]:
     return [json.loads(line) for line in QA_FILE.read_text().splitlines()]
+
+
+def logs_in(client, username: str, password: str) -> bool:
+    """client.login through every authentication backend, the axes lockout check included
+    (it needs a request)."""
+    return client.login(request=HttpRequest(), username=username, password=password)
+
+
+def load_demo(passwords_file: Path, *args: str) -> str:
+    out = StringIO()
+    call_command("load_demo", "--passwords-file", str(passwords_file), *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def passwords_file(tmp_path, monkeypatch) -> Path:
+    monkeypatch.delenv("DEMO_PASSWORD", raising=False)
+    monkeypatch.delenv("DEMO_ANNOTATOR_PASSWORD", raising=False)
+    return tmp_path / "var" / "demo_passwords.json"
 
 
 def test_documents_are_named_by_their_ids_and_hold_short_passages():
@@ -164,8 +186,8 @@ def db_snapshot() -> dict:
 
 
 @pytest.mark.django_db
-def test_load_demo_imports_both_collections_and_creates_the_accounts(client):
-    call_command("load_demo", stdout=StringIO())
+def test_load_demo_imports_both_collections_and_creates_the_accounts(client, passwords_file):
+    load_demo(passwords_file)
 
     demo = Collection.objects.get(name="demo")
     assert demo.topics.count() == len(TOPICS)
@@ -198,28 +220,85 @@ def test_load_demo_imports_both_collections_and_creates_the_accounts(client):
     annotator = get_user_model().objects.get(username="annotator")
     assert not annotator.is_staff
     assert list(annotator.groups.values_list("name", flat=True)) == [ANNOTATOR]
-    assert client.login(username="researcher", password="crux-demo-researcher")
+    kept = json.loads(passwords_file.read_text())
+    assert logs_in(client, "researcher", kept["researcher"])
     assert client.get("/admin/").status_code == 200
     assert client.get("/admin/crux_app/collection/").status_code == 200
+    assert logs_in(client, "annotator", kept["annotator"])
 
 
 @pytest.mark.django_db
-def test_load_demo_twice_changes_nothing():
-    devnull = StringIO()
-    call_command("load_demo", stdout=devnull)
+def test_load_demo_twice_changes_nothing(passwords_file):
+    load_demo(passwords_file)
     first = db_snapshot()
-    call_command("load_demo", stdout=devnull)
+    kept = passwords_file.read_text()
+    load_demo(passwords_file)
     assert db_snapshot() == first
+    assert passwords_file.read_text() == kept
 
 
 @pytest.mark.django_db
-def test_load_demo_takes_passwords_from_the_environment(client, monkeypatch):
+def test_load_demo_generates_random_passwords_once_and_keeps_them_private(client, passwords_file):
+    output = load_demo(passwords_file)
+    kept = json.loads(passwords_file.read_text())
+    assert set(kept) == {"researcher", "annotator"}
+    assert kept["researcher"] != kept["annotator"]
+    assert all(len(password) >= 16 for password in kept.values())
+    # The former fixed public passwords are gone, and the file is the owner's alone.
+    assert not {"crux-demo-researcher", "crux-demo-annotator"} & set(kept.values())
+    assert stat.S_IMODE(passwords_file.stat().st_mode) == 0o600
+    assert not any(password in output for password in kept.values())
+    for username, password in kept.items():
+        assert logs_in(client, username, password)
+        assert not logs_in(client, username, f"crux-demo-{username}")
+
+    # Another install (another file) gets other passwords; the accounts follow the file.
+    other = passwords_file.with_name("other.json")
+    load_demo(other)
+    assert json.loads(other.read_text())["researcher"] != kept["researcher"]
+    assert logs_in(client, "researcher", json.loads(other.read_text())["researcher"])
+    assert not logs_in(client, "researcher", kept["researcher"])
+
+
+@pytest.mark.django_db
+def test_an_upgraded_demo_replaces_the_old_public_passwords(client, passwords_file):
+    ensure_account("researcher", "crux-demo-researcher", RESEARCHER, staff=True)
+    ensure_account("annotator", "crux-demo-annotator", ANNOTATOR)
+    output = load_demo(passwords_file)
+    assert "account researcher: updated" in output
+    assert not logs_in(client, "researcher", "crux-demo-researcher")
+    assert not logs_in(client, "annotator", "crux-demo-annotator")
+    assert logs_in(client, "annotator", json.loads(passwords_file.read_text())["annotator"])
+
+
+@pytest.mark.django_db
+def test_load_demo_takes_passwords_from_the_environment(client, passwords_file, monkeypatch):
+    load_demo(passwords_file)
+    kept = json.loads(passwords_file.read_text())
     monkeypatch.setenv("DEMO_PASSWORD", "another-secret-1")
     monkeypatch.setenv("DEMO_ANNOTATOR_PASSWORD", "another-secret-2")
-    call_command("load_demo", stdout=StringIO())
-    assert client.login(username="researcher", password="another-secret-1")
-    assert client.login(username="annotator", password="another-secret-2")
-    assert not client.login(username="researcher", password="crux-demo-researcher")
+    load_demo(passwords_file)
+    assert logs_in(client, "researcher", "another-secret-1")
+    assert logs_in(client, "annotator", "another-secret-2")
+    assert not logs_in(client, "researcher", kept["researcher"])
+    assert json.loads(passwords_file.read_text()) == kept  # the kept ones are not overwritten
+
+
+@pytest.mark.django_db
+def test_without_a_passwords_file_new_accounts_get_a_printed_random_password(client, monkeypatch):
+    monkeypatch.delenv("DEMO_PASSWORD", raising=False)
+    monkeypatch.delenv("DEMO_ANNOTATOR_PASSWORD", raising=False)
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    printed = dict(re.findall(r"account (\w+): created \(password: (\S+)\)", out.getvalue()))
+    assert set(printed) == {"researcher", "annotator"}
+    assert logs_in(client, "researcher", printed["researcher"])
+    assert not logs_in(client, "researcher", "crux-demo-researcher")
+    # A second run keeps the accounts' passwords and prints none.
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    assert "password" not in out.getvalue()
+    assert logs_in(client, "annotator", printed["annotator"])
 
 
 @pytest.mark.django_db
@@ -227,7 +306,7 @@ def test_load_demo_leaves_nothing_behind_when_an_import_fails(tmp_path):
     broken = tmp_path / "broken_qa.jsonl"
     broken.write_text(QA_FILE.read_text().splitlines()[0] + "\n" + '{"id": "x", "answers": []}\n')
     with pytest.raises(CommandError, match=r"broken_qa\.jsonl.*2"):
-        call_command("load_demo", "--qa-file", str(broken), stdout=StringIO())
+        load_demo(tmp_path / "passwords.json", "--qa-file", str(broken))
     assert not Collection.objects.exists()
     assert not get_user_model().objects.exists()
 
@@ -243,4 +322,4 @@ def test_create_researcher_makes_a_staff_researcher_and_refuses_short_passwords(
     alice = get_user_model().objects.get(username="alice")
     assert alice.is_staff
     assert list(alice.groups.values_list("name", flat=True)) == [RESEARCHER]
-    assert client.login(username="alice", password="long-enough-1")
+    assert logs_in(client, "alice", "long-enough-1")

@@ -204,3 +204,34 @@ def test_ranking_folder_of_another_threshold(tmp_path):
         f"{root / 'ranking_2'}: this is the ranking_2 folder but tau is 4",
         tau=4,
     )
+
+
+def test_a_nul_character_in_a_topics_tsv_names_file_and_line(tmp_path):
+    root = hub_release(tmp_path / "crux")
+    tsv = root / "ranking_3" / "testb_topics.tsv"
+    write_lines(tsv, ["t1\tReport on event one", "t2\tReport on\x00two"])
+    _fails(
+        root,
+        f"{root}/ranking_3/testb_topics.tsv:2: the line holds a NUL character (\\u0000), "
+        "which PostgreSQL text cannot store",
+    )
+
+
+def test_a_nul_character_in_a_judgements_line_names_file_and_line(tmp_path):
+    root = hub_release(tmp_path / "crux")
+    path = root / "ranking_3" / "testb_oracle-passages_judgements.jsonl"
+    lines = read_jsonl(path)
+    lines[2]["pid"] = "t1:0\u0000#0"
+    write_jsonl(path, lines)
+    _fails(
+        root,
+        f"{root}/ranking_3/testb_oracle-passages_judgements.jsonl:3: a JSON string holds a NUL "
+        "character (\\u0000), which PostgreSQL text cannot store",
+    )
+
+
+def test_deeply_nested_passages_line_names_file_and_line(tmp_path):
+    root = hub_release(tmp_path / "crux")
+    with (root / "passages" / "corpus.jsonl").open("a") as handle:
+        handle.write('{"id": "x", "contents": ' + "[" * 50_000 + "]" * 50_000 + "}\n")
+    _fails(root, f"{root}/passages/corpus.jsonl:7: JSON nested deeper than 64 levels")

@@ -146,3 +146,89 @@ def test_line_that_is_not_an_object(tmp_path):
     path = tmp_path / "qa.jsonl"
     path.write_text('["q1", "Who?"]\n')
     _fails(path, f"{path}:1: expected a JSON object, got a list")
+
+
+def test_a_nul_character_names_its_line_and_writes_nothing(tmp_path):
+    records = json.loads(json.dumps(RECORDS))
+    records[1]["contexts"][0]["text"] = "It is set in\u0000Denmark."
+    path = write_jsonl(tmp_path / "qa.jsonl", records)
+    assert "\\u0000" in path.read_text()
+    _fails(
+        path,
+        f"{path}:2: a JSON string holds a NUL character (\\u0000), which PostgreSQL text "
+        "cannot store",
+    )
+    assert not Collection.objects.filter(name="nq").exists()
+
+
+def test_a_nul_character_in_a_key_is_refused_too(tmp_path):
+    path = write_jsonl(tmp_path / "qa.jsonl", [{**RECORDS[0], "note\u0000": 1}])
+    _fails(
+        path,
+        f"{path}:1: a JSON string holds a NUL character (\\u0000), which PostgreSQL text "
+        "cannot store",
+    )
+
+
+def test_an_escaped_backslash_before_u0000_is_plain_text(tmp_path):
+    records = json.loads(json.dumps(RECORDS[:1]))
+    records[0]["question"] = "What does \\u0000 mean?"  # a backslash, then 'u0000'
+    import_qa("nq", write_jsonl(tmp_path / "qa.jsonl", records))
+    assert Topic.objects.get().request == "What does \\u0000 mean?"
+
+
+def test_a_raw_nul_byte_names_its_line(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_bytes(json.dumps(RECORDS[0]).encode() + b"\n" + b'{"id": "q\x002"}\n')
+    _fails(
+        path,
+        f"{path}:2: the line holds a NUL character (\\u0000), which PostgreSQL text cannot store",
+    )
+
+
+def test_a_lone_surrogate_names_its_line(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    line = json.dumps({**RECORDS[0], "question": "Who\ud800?"})
+    path.write_text(json.dumps(RECORDS[1]) + "\n" + line + "\n")
+    _fails(
+        path,
+        f"{path}:2: a JSON string holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is "
+        "not valid text",
+    )
+
+
+def test_a_surrogate_pair_is_one_character(tmp_path):
+    records = json.loads(json.dumps(RECORDS[:1]))
+    records[0]["question"] = "Who wrote 😀?"
+    import_qa("nq", write_jsonl(tmp_path / "qa.jsonl", records))  # json.dumps escapes it
+    assert Topic.objects.get().request == "Who wrote 😀?"
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_deeply_nested_json_names_its_line_and_writes_nothing(tmp_path, depth):
+    path = tmp_path / "qa.jsonl"
+    nested = '{"id": "q2", "extra": ' + "[" * depth + "]" * depth + "}"
+    path.write_text(json.dumps(RECORDS[0]) + "\n" + nested + "\n")
+    _fails(path, f"{path}:2: JSON nested deeper than 64 levels")
+
+
+def test_nesting_within_the_limit_is_read(tmp_path):
+    records = json.loads(json.dumps(RECORDS[:1]))
+    records[0]["extra"] = json.loads("[" * 63 + "]" * 63)
+    import_qa("nq", write_jsonl(tmp_path / "qa.jsonl", records))
+    assert Topic.objects.count() == 1
+
+
+def test_brackets_inside_strings_are_not_nesting(tmp_path):
+    records = json.loads(json.dumps(RECORDS[:1]))
+    records[0]["question"] = "[{" * 200 + '"\\'
+    import_qa("nq", write_jsonl(tmp_path / "qa.jsonl", records))
+    assert Topic.objects.get().request == "[{" * 200 + '"\\'
+
+
+@pytest.mark.parametrize("content", ["", "\n\n  \n"])
+def test_an_empty_file_is_an_error_not_an_empty_collection(tmp_path, content):
+    path = tmp_path / "qa.jsonl"
+    path.write_text(content)
+    _fails(path, f"{path}: no QA records: the file holds no JSON lines")
+    assert not Collection.objects.filter(name="nq").exists()

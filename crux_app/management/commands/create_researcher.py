@@ -2,7 +2,11 @@
 
 import os
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.validators import MaxLengthValidator
 
 from crux_app.account_setup import ensure_account
 from crux_app.roles import RESEARCHER
@@ -21,11 +25,18 @@ class Command(BaseCommand):
         parser.add_argument("--staff", action="store_true", help="let the account open /admin/")
 
     def handle(self, *args, **options) -> None:
+        username = options["username"]
+        max_length = get_user_model()._meta.get_field("username").max_length
+        try:
+            for validator in (UnicodeUsernameValidator(), MaxLengthValidator(max_length)):
+                validator(username)
+        except ValidationError as error:
+            raise CommandError(f"username {username[:80]!r}: {' '.join(error.messages)}") from error
         password = options["password"]
         if len(password) < 8:
             raise CommandError(
                 "give a password of at least 8 characters (--password or env RESEARCHER_PASSWORD)"
             )
-        result = ensure_account(options["username"], password, RESEARCHER, staff=options["staff"])
+        result = ensure_account(username, password, RESEARCHER, staff=options["staff"])
         verb = "created" if result.created else ("updated" if result.changed else "unchanged")
         self.stdout.write(f"researcher {result.username}: {verb}")

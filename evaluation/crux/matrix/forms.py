@@ -22,6 +22,8 @@ from evaluation.crux.method.judge_prompts import RUBRIC_GUIDELINE
 # A panel left open overnight still saves; the stored time is capped instead of refused.
 MAX_TIME_SPENT_MS = 24 * 3600 * 1000
 MAX_RATIONALE_CHARS = 5000
+MAX_ID = 2**63 - 1  # primary keys are bigint
+MAX_TIME_SENT_MS = 10**12  # what the form accepts before capping (a browser sends far less)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,24 @@ def _valid_part(form: forms.Form) -> dict[str, Any]:
     return {name: value for name, value in form.cleaned_data.items() if name not in form.errors}
 
 
+class CellQueryForm(forms.Form):
+    """GET parameters of the cell panel: the cell's ids, and the tau and judge of the matrix
+    it was opened from (optional; an invalid one falls back like the matrix selectors)."""
+
+    sq = forms.IntegerField(min_value=1, max_value=MAX_ID)
+    passage = forms.IntegerField(min_value=1, max_value=MAX_ID)
+    tau = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, choices=[(t, str(t)) for t in range(1, 6)]
+    )
+    judge = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+
+    def context(self) -> tuple[int, int | None]:
+        """(tau, selected judge id) for the panel, defaults where missing or invalid."""
+        self.is_valid()
+        data = _valid_part(self)
+        return data.get("tau") or DEFAULT_TAU, data.get("judge")
+
+
 RATING_CHOICES = [(level.rating, str(level.rating)) for level in RUBRIC_LEVELS]  # 5 first
 
 
@@ -104,9 +124,15 @@ class RubricRatingForm(forms.Form):
             attrs={"rows": 3, "placeholder": "Select text in the passage, or type"}
         ),
     )
-    rationale_start = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
-    rationale_end = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
-    time_spent_ms = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    rationale_start = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_ID, widget=forms.HiddenInput
+    )
+    rationale_end = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_ID, widget=forms.HiddenInput
+    )
+    time_spent_ms = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_TIME_SENT_MS, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args: Any, topic: Topic, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -13,8 +13,8 @@ from crux_app.models import Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.crux.matrix.cell import CellDetail, ExpertRating, cell_detail, record_expert_rating
 from evaluation.crux.matrix.figure import matrix_payload
-from evaluation.crux.matrix.forms import MatrixSelectionForm, RubricRatingForm
-from evaluation.crux.matrix.matrix import DEFAULT_TAU, build_matrix, matrix_options
+from evaluation.crux.matrix.forms import CellQueryForm, MatrixSelectionForm, RubricRatingForm
+from evaluation.crux.matrix.matrix import build_matrix, matrix_options
 
 # The page listens for this event (sent in HX-Trigger) and reloads the matrix.
 MATRIX_CHANGED = "matrix-changed"
@@ -24,11 +24,6 @@ def _topic(collection_pk: int, pk: int) -> Topic:
     return get_object_or_404(
         Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
     )
-
-
-def _int_param(params: QueryDict, name: str) -> int | None:
-    value = params.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() else None
 
 
 def _initial(cell: CellDetail) -> dict[str, object]:
@@ -78,10 +73,16 @@ class MatrixCellView(ResearcherRequiredMixin, View):
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
         topic = _topic(collection_pk, pk)
-        sq_id, passage_id = _int_param(request.GET, "sq"), _int_param(request.GET, "passage")
-        if sq_id is None or passage_id is None:
-            raise Http404("A cell needs integer 'sq' and 'passage' parameters.")
-        cell = cell_detail(topic, sq_id, passage_id, request.user)
+        query = CellQueryForm(request.GET)
+        if not query.is_valid() and ({"sq", "passage"} & set(query.errors)):
+            errors = "; ".join(
+                f"{name}: {' '.join(query.errors[name])}"
+                for name in ("sq", "passage")
+                if name in query.errors
+            )
+            return HttpResponse(errors, status=400, content_type="text/plain; charset=utf-8")
+        data = query.cleaned_data
+        cell = cell_detail(topic, data["sq"], data["passage"], request.user)
         if cell is None:
             raise Http404("No such sub-question and passage in this topic.")
         form = RubricRatingForm(initial=_initial(cell), topic=topic)
@@ -127,13 +128,13 @@ class MatrixCellView(ResearcherRequiredMixin, View):
         *,
         saved: str = "",
     ) -> HttpResponse:
-        tau = _int_param(request.GET, "tau")
+        tau, judge_id = CellQueryForm(request.GET).context()
         context = {
             "topic": topic,
             "cell": cell,
             "form": form,
             "saved": saved,
-            "tau": tau if tau is not None and 1 <= tau <= 5 else DEFAULT_TAU,
-            "selected_judge_id": _int_param(request.GET, "judge"),
+            "tau": tau,
+            "selected_judge_id": judge_id,
         }
         return render(request, self.template, context)

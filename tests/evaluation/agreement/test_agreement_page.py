@@ -52,7 +52,7 @@ def test_page_renders_figures_plots_and_export_links(researcher_client, collecti
     response = researcher_client.get(url(collection, resamples=20))
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="confusion-0"' in html and "Plotly.newPlot" in html
+    assert 'id="confusion-0"' in html and "js/plots.js" in html
     assert (
         'data-statistic="cohen_kappa_quadratic"' in html and "?resamples=20&amp;format=json" in html
     )
@@ -100,3 +100,28 @@ def test_campaign_page(researcher_client, collection):
 
 def test_unknown_collection_is_404(researcher_client):
     assert researcher_client.get(reverse("agreement", args=[999999])).status_code == 404
+
+
+def test_bounded_parameters_name_the_field(researcher_client, collection):
+    page = reverse("agreement", args=[collection.pk])
+    for params, field in [
+        ({"resamples": "²"}, "resamples"),
+        ({"resamples": "2001"}, "resamples"),
+        ({"tau": "nan"}, "tau"),
+        ({"tau": "inf"}, "tau"),
+        ({"max_disagreements": "-1"}, "max_disagreements"),
+        ({"max_disagreements": str(10**30)}, "max_disagreements"),
+        ({"campaign": "a\x00"}, "campaign"),
+        ({"format": "xml"}, "format"),
+    ]:
+        response = researcher_client.get(page, params)
+        assert response.status_code == 400, params
+        assert f"{field}: " in response.text, params
+
+
+def test_max_disagreements_limits_the_listed_rows(researcher_client, collection):
+    page = reverse("agreement", args=[collection.pk])
+    every = researcher_client.get(page, {"resamples": 0}).context["disagreement_rows"]
+    assert len(every) > 1
+    one = researcher_client.get(page, {"resamples": 0, "max_disagreements": 1})
+    assert len(one.context["disagreement_rows"]) == 1

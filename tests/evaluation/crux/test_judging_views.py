@@ -137,3 +137,30 @@ def test_leaderboard_button_judges_the_missing_items_at_the_boards_k(
         assert hidden_k in forms[0]
     else:
         assert 'name="k"' not in forms[0]  # |O| differs per topic: the job's default k
+
+
+@pytest.mark.parametrize(
+    ("method", "kind", "suffix"),
+    [("distribution", KIND, "+dist"), ("embedding", "judge_embedding", None)],
+)
+def test_the_page_starts_distribution_mode_and_the_embedding_baseline(
+    researcher_client, method, kind, suffix
+):
+    data = make_small_collection()
+    response = researcher_client.post(_start_url(data), {"scope": "collection", "method": method})
+    job = Job.objects.get()
+    assert response.status_code == 302 and (job.kind, job.params["method"]) == (kind, method)
+    parsed = JudgeJobParams.from_params(job.params)
+    if suffix:
+        assert parsed.prompt_version.endswith(suffix)
+    else:
+        assert parsed.prompt_version == "cosine-v1"
+        assert not get_kind(kind).task_name.rsplit(".", 1)[-1].startswith("gpu_")
+
+
+def test_the_embedding_baseline_takes_no_model(researcher_client):
+    data = make_small_collection()
+    response = researcher_client.post(
+        _start_url(data), {"scope": "collection", "method": "embedding", "model": "org/x"}
+    )
+    assert response.status_code == 400 and not Job.objects.exists()

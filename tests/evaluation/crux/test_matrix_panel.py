@@ -2,6 +2,7 @@
 
 import json
 import re
+from urllib.parse import urlencode
 
 import pytest
 from django.urls import reverse
@@ -20,7 +21,7 @@ def hand():
 
 def cell_url(topic, **params) -> str:
     url = reverse("crux-topic-cell", args=[topic.collection_id, topic.pk])
-    return url + "?" + "&".join(f"{k}={v}" for k, v in params.items())
+    return url + "?" + urlencode(params)
 
 
 def open_cell(client, hand, position, passage, **extra):
@@ -59,17 +60,35 @@ def test_panel_shows_an_unparsable_output(researcher_client, hand):
     assert "I cannot tell." in response.text
 
 
+@pytest.mark.parametrize("sq", [999999, 2**63 - 1])
+def test_unknown_cell_is_404(researcher_client, hand, sq):
+    url = cell_url(hand.topic, sq=sq, passage=hand.passages[0].pk)
+    assert researcher_client.get(url).status_code == 404
+
+
 @pytest.mark.parametrize(
-    "params",
+    ("params", "field"),
     [
-        {"sq": 999999, "passage": 1},
-        {"sq": "x", "passage": 1},
-        {"passage": 1},
+        ({"sq": "x"}, "sq"),
+        ({"sq": "²"}, "sq"),
+        ({"sq": "9" * 5000}, "sq"),
+        ({"sq": 10**30}, "sq"),
+        ({}, "sq"),
+        ({"sq": 1, "passage": "-1"}, "passage"),
     ],
 )
-def test_unknown_cell_is_404(researcher_client, hand, params):
-    params = {k: (hand.passages[0].pk if k == "passage" else v) for k, v in params.items()}
-    assert researcher_client.get(cell_url(hand.topic, **params)).status_code == 404
+def test_a_malformed_cell_parameter_is_400_naming_it(researcher_client, hand, params, field):
+    params = {"passage": hand.passages[0].pk, **params}
+    response = researcher_client.get(cell_url(hand.topic, **params))
+    assert response.status_code == 400
+    assert response.text.startswith(f"{field}: ")
+
+
+def test_a_malformed_tau_or_judge_of_the_panel_falls_back(researcher_client, hand):
+    cell = {"sq": hand.subquestions[0].pk, "passage": hand.passages[0].pk}
+    response = researcher_client.get(cell_url(hand.topic, **cell, tau="²", judge="9" * 5000))
+    assert response.status_code == 200
+    assert response.context["tau"] == 3 and response.context["selected_judge_id"] is None
 
 
 def test_placeholder_position_and_foreign_passage_are_not_cells(researcher_client, hand):

@@ -151,3 +151,33 @@ def test_original_answer_labels_are_compared_with_lexical_match(researcher, stor
     agreement = next(r for r in records if r["statistic"] == "percent_agreement")
     assert agreement["value"] == pytest.approx(0.5) and agreement["n"] == 2
     assert all("lexical match with gold" in r["judges"] for r in records)
+
+
+def test_a_malformed_result_id_is_a_400_naming_it(researcher_client, stored):
+    url = reverse("dense-topic", args=[stored.collection.pk, stored.capital.pk])
+    for bad in ["abc", "-inf", "²", "0", "-1", str(10**30), "9" * 5000, "1\x00"]:
+        response = researcher_client.get(url, {"result": bad})
+        assert response.status_code == 400, bad
+        assert response.text.startswith("* result\n"), bad
+    assert researcher_client.get(url, {"result": 2**63 - 1}).status_code == 404
+    result = DenseResult.objects.get(topic=stored.capital)
+    assert researcher_client.get(url, {"result": result.pk}).status_code == 200
+
+
+def test_an_unknown_or_malformed_run_filter_is_a_400_naming_it(researcher_client, stored):
+    url = reverse("dense-collection", args=[stored.collection.pk])
+    for bad in ["nope", "bm25\x00", "x" * 5000]:
+        response = researcher_client.get(url, {"run": bad})
+        assert response.status_code == 400, bad
+        assert response.text.startswith("* run\n"), bad
+    assert researcher_client.get(url, {"run": "bm25"}).status_code == 200
+    assert researcher_client.get(url, {"run": ""}).status_code == 200
+
+
+def test_label_indexes_are_bounded(researcher_client, stored):
+    result = DenseResult.objects.get(topic=stored.capital)
+    url = reverse("dense-topic-label", args=[stored.collection.pk, stored.capital.pk])
+    post = {"result": result.pk, "kind": "rephrase_faithful", "i": 10**30, "j": 0, "answer": "no"}
+    response = researcher_client.post(url, post)
+    assert response.status_code == 200 and "less than or equal to" in response.text
+    assert not DenseLabel.objects.exists()

@@ -157,3 +157,44 @@ def test_the_figure_is_valid_json(researcher_client):
     spec = json.loads(json.dumps(figure))
     assert [t["name"] for t in spec["data"]] == ["bm25 · Recall@k", "bm25 · LLM-retEval@k"]
     assert spec["data"][1]["y"] == [pytest.approx(2 / 3), pytest.approx(2 / 3)]
+
+
+def test_bad_filters_are_400s_naming_the_field(researcher_client):
+    data = _scored()
+    for params, field in [
+        ({"k": "²"}, "k"),
+        ({"k": str(10**30)}, "k"),
+        ({"k": "101"}, "k"),
+        ({"run": "bm25\x00"}, "run"),
+        ({"run": "x" * 5000}, "run"),
+        ({"judge": "a\x00"}, "judge"),
+    ]:
+        response = researcher_client.get(_page(data), params)
+        assert response.status_code == 400, params
+        assert field in response.context["form"].errors, params
+
+
+def test_ks_that_int_would_take_or_choke_on_are_refused(researcher_client):
+    data = make_reteval_collection()
+    start = reverse("reteval-start", args=[data.collection.pk])
+    form = {"run": data.run.pk, "n_semi_gold": 3, "temperature": 0.5, "seed": 0,
+            "max_new_tokens": 16}  # fmt: skip
+    for ks in ["1 ²", "1 " + "9" * 5000, "٣", "101", "0"]:
+        bad = researcher_client.post(start, form | {"ks": ks})
+        assert bad.status_code == 400, ks
+        assert "is not an integer k between 1 and 100" in bad.content.decode(), ks
+    for field, value in [("seed", 2**32), ("max_questions", 10**30)]:
+        bad = researcher_client.post(start, form | {"ks": "1", field: value})
+        assert bad.status_code == 400 and field in bad.context["form"].errors
+    assert not Job.objects.filter(kind=KIND).exists()
+
+
+def test_a_campaign_k_out_of_bounds_creates_nothing(researcher_client):
+    data = _scored()
+    judge = RetEvalResult.objects.first().judge
+    url = reverse("reteval-campaign", args=[data.collection.pk])
+    post = {"run": data.run.pk, "k": 10**30, "judge": judge, "overlap": 2}
+    response = researcher_client.post(url, post)
+    assert response.status_code == 302 and not Campaign.objects.exists()
+    messages = [str(m) for m in response.wsgi_request._messages]
+    assert messages[-1].startswith("k: ")

@@ -15,6 +15,7 @@ import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.csv_safety import safe_row
 from crux_app.models import Collection, Job, Run
 from evaluation.reteval.failures import create_failure_campaign
 from evaluation.reteval.job import DEFAULT_KS, KIND, RetEvalJobParams, run_reteval_job
@@ -86,7 +87,7 @@ class Command(BaseCommand):
             rows = [row_dict(r) for r in table.rows]
             writer = csv.DictWriter(self.stdout, fieldnames=CSV_COLUMNS)
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows(safe_row(row) for row in rows)
         else:
             self._text(table)
 

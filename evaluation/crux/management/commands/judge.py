@@ -1,0 +1,154 @@
+"""manage.py judge --collection NAME [--run R --k K] [--topic T] [--reports]
+[--distribution | --embedding]
+
+The CLI twin of the judging job: the same scope rules (every run's top-k and the qrels, one
+run's top-k, or the generated reports; optionally one topic), only the items the judge has not
+rated, a progress bar, and a summary of what was stored with any unparsable outputs. The LLM
+judge is the workers' JUDGE_MODEL unless ``--model`` names another; ``--distribution`` reads
+its rating distribution at the answer position instead of generating (a judge of its own);
+``--embedding`` uses the embedding baseline judge instead (no LLM).
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from crux_app.inputs import EvaluationInputError, resolve_collection
+from crux_app.models import Job, Judge, Judgment, Run, Topic
+from evaluation.crux.job import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_K,
+    DISTRIBUTION,
+    EMBEDDING,
+    EMBEDDING_KIND,
+    KIND,
+    LLM,
+    JudgeJobParams,
+    run_judge_job,
+)
+from evaluation.crux.judge_scope import COLLECTION, OUTPUTS, RUN, ScopeSpec, plan_items
+from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION
+
+UNPARSABLE_SHOWN = 10
+
+
+class Command(BaseCommand):
+    help = "Rate the items of a scope that the judge has not rated yet, in this process."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--run", help="only this run's top-k (default: every run and qrels)")
+        parser.add_argument("--k", type=int, default=DEFAULT_K, help="top-k depth (default 10)")
+        parser.add_argument("--topic", help="only this topic (external id)")
+        parser.add_argument("--reports", action="store_true", help="judge generated reports")
+        parser.add_argument(
+            "--distribution", action="store_true", help="rating distributions, no generation"
+        )
+        parser.add_argument("--embedding", action="store_true", help="the embedding baseline")
+        parser.add_argument("--model", help="LLM judge model id (default: JUDGE_MODEL)")
+        parser.add_argument("--prompt-version", default=DEFAULT_PROMPT_VERSION)
+        parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+
+    def handle(self, *args, **options) -> None:
+        if options["reports"] and options["run"]:
+            raise CommandError("--reports judges the collection's reports: leave out --run")
+        if options["embedding"] and options["model"]:
+            raise CommandError("--embedding uses the workers' EMBED_MODEL: leave out --model")
+        if options["embedding"] and options["distribution"]:
+            raise CommandError("--distribution is a mode of the LLM judge: leave out --embedding")
+        try:
+            collection = resolve_collection(options["collection"])
+        except EvaluationInputError as error:
+            raise CommandError(str(error)) from None
+        run = self._run(collection, options["run"])
+        topic = self._topic(collection, options["topic"])
+        scope = OUTPUTS if options["reports"] else RUN if run else COLLECTION
+        try:
+            params = JudgeJobParams.from_params(
+                {
+                    "scope": scope,
+                    "run_id": run.pk if run else None,
+                    "k": options["k"],
+                    "model": options["model"],
+                    "prompt_version": options["prompt_version"],
+                    "batch_size": options["batch_size"],
+                    "method": _method(options),
+                }
+            )
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        kind = EMBEDDING_KIND if options["embedding"] else KIND
+        job = Job.objects.create(
+            kind=kind, params=params.as_params(run), collection=collection, topic=topic
+        )
+        model_for = _model_for(options["embedding"])
+        total = self._missing(collection, params, topic, model_for)
+        bar = tqdm(total=total, desc="judging", unit="item", file=self.stderr, disable=None)
+        job = run_judge_job(job, model_for, progress=bar.update)
+        bar.close()
+        self._summary(job)
+
+    def _run(self, collection, name: str | None) -> Run | None:
+        if name is None:
+            return None
+        run = Run.objects.filter(collection=collection, name=name).first()
+        if run is None:
+            names = ", ".join(collection.runs.order_by("name").values_list("name", flat=True))
+            raise CommandError(f"--run: no run {name!r} in {collection.name!r}; runs: {names}")
+        return run
+
+    def _topic(self, collection, external_id: str | None) -> Topic | None:
+        if external_id is None:
+            return None
+        topic = Topic.objects.filter(collection=collection, external_id=external_id).first()
+        if topic is None:
+            raise CommandError(f"--topic: no topic {external_id!r} in {collection.name!r}")
+        return topic
+
+    def _missing(self, collection, params: JudgeJobParams, topic, model_for) -> int:
+        """How many items the job will rate (for the progress bar; no model is loaded)."""
+        model_id = model_for(params.model).model_id
+        # The job creates this identity too; made here so the plan can count what it judged.
+        judge, _ = Judge.objects.get_or_create(
+            kind=Judge.Kind.LLM,
+            model_id=model_id,
+            prompt_version=params.prompt_version,
+            defaults={"name": Judge.llm_name(model_id, params.prompt_version)},
+        )
+        spec = ScopeSpec(
+            collection=collection,
+            scope=params.scope,
+            k=params.k,
+            run_id=params.run_id,
+            topic_id=topic.pk if topic else None,
+        )
+        return len(plan_items(spec, judge).missing)
+
+    def _summary(self, job: Job) -> None:
+        judge_name = job.params.get("judge", "?")
+        if job.state != Job.State.SUCCEEDED:
+            errors = "; ".join(e.get("message", "") for e in job.errors[-3:])
+            raise CommandError(f"judging job #{job.pk} {job.state}: {job.message} {errors}".strip())
+        self.stdout.write(f"judge {judge_name}: {job.message}")
+        unparsable = Judgment.objects.filter(
+            judge__name=judge_name, topic__collection=job.collection, rating__isnull=True
+        ).select_related("subquestion")
+        for judgment in unparsable.order_by("pk")[:UNPARSABLE_SHOWN]:
+            raw = judgment.raw_output.replace("\n", " ")[:120]
+            self.stdout.write(
+                f"  unparsable: sub-question {judgment.subquestion.position}: {raw!r}"
+            )
+
+
+def _method(options) -> str:
+    if options["embedding"]:
+        return EMBEDDING
+    return DISTRIBUTION if options["distribution"] else LLM
+
+
+def _model_for(embedding: bool):
+    # Model code is imported only when the command runs.
+    from evaluation.crux.tasks import embedder_model_for, judge_model_for
+
+    return embedder_model_for if embedding else judge_model_for
