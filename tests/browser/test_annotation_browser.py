@@ -183,7 +183,9 @@ def test_prolific_arrival_to_completion_code_and_redirect(live_server, page, pag
     )
     arrival = reverse("annotation-prolific", args=[campaign.slug])
     pid, study, session = "a" * 24, "b" * 24, "c" * 24  # Prolific ids: 24 hex characters
-    page.goto(f"{live_server.url}{arrival}?PROLIFIC_PID={pid}&STUDY_ID={study}&SESSION_ID={session}")
+    page.goto(
+        f"{live_server.url}{arrival}?PROLIFIC_PID={pid}&STUDY_ID={study}&SESSION_ID={session}"
+    )
     expect(page.locator(ITEM)).to_be_visible()
     expect(page.locator("header .account")).to_contain_text(f"prolific-{pid}")
     page.keyboard.press("5")
