@@ -38,13 +38,16 @@ def run_batches(
     process: BatchProcessor,
     *,
     retries: int | None = None,
+    note: str = "",
 ) -> Job:
     """Process ``batches`` in order with live progress; finish the job succeeded or failed.
 
     ``process`` may return counts (e.g. ``{"generated": 2, "skipped": 1}``); their sums become
     the job's message. A batch that raises is recorded in ``Job.errors`` (message, traceback
     excerpt, batch index, try number) and tried again up to ``retries`` more times; a batch
-    that never succeeds fails the job, but later batches still run.
+    that never succeeds fails the job, but later batches still run. ``note`` (e.g. what the
+    plan left out) ends the final message, written with the final state in one update, so a
+    page that sees the job finished sees the whole message.
     """
     retries = settings.JOB_BATCH_RETRIES if retries is None else retries
     job.mark_running(total=sum(len(batch) for batch in batches))
@@ -60,7 +63,7 @@ def run_batches(
         counts.update(result)
         done += len(batch)
         job.set_done(done)  # absolute, so a re-run never counts an item twice
-    summary = ", ".join(f"{name} {n}" for name, n in counts.items())
+    summary = ", ".join([*(f"{name} {n}" for name, n in counts.items()), *filter(None, [note])])
     if failed_batches:
         failed = f"{len(failed_batches)} of {len(batches)} batches failed"
         job.finish(Job.State.FAILED, "; ".join(filter(None, [failed, summary])))

@@ -29,7 +29,6 @@ from evaluation.crux.judge_scope import (
     RUN,
     SCOPES,
     ItemKey,
-    JudgePlan,
     ScopeSpec,
     judged_keys,
     plan_items,
@@ -166,16 +165,9 @@ def run_judge_job(
                 progress(len(batch))
             return counts
 
-        run_batches(job, batches, process)
-        _add_plan_counts(job, plan)
+        run_batches(job, batches, process, note=plan.summary())
     job.refresh_from_db()
     return job
-
-
-def _add_plan_counts(job: Job, plan: JudgePlan) -> None:
-    """Append what the plan left out to the runner's summary of what the batches did."""
-    message = ", ".join(filter(None, [job.message, plan.summary()]))
-    Job.objects.filter(pk=job.pk).update(message=message)
 
 
 class ItemRater:
