@@ -106,3 +106,15 @@ def hub_release(root: Path, split: str = "testb", tau: int = 3) -> Path:
         [f"{p.split(':')[0]} {1 + i % 3} {p} {i % 2}" for i, p in enumerate(passages)],
     )
     return root
+
+
+def labeling_import_fails(folder: Path, message: str) -> None:
+    """import_crux_labeling of ``folder`` stops with exactly ``message`` and writes nothing."""
+    import pytest
+    from django.core.management import CommandError, call_command
+
+    before = row_counts()
+    with pytest.raises(CommandError) as error:
+        call_command("import_crux_labeling", "--collection", "duc", str(folder))
+    assert str(error.value) == message
+    assert row_counts() == before
