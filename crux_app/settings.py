@@ -239,6 +239,17 @@ EMBED_MODEL = os.environ.get("EMBED_MODEL", "")
 TOKENIZER_MODEL = os.environ.get("TOKENIZER_MODEL", "")
 MODEL_CACHE_DIR = Path(os.environ.get("MODEL_CACHE_DIR", BASE_DIR / "var" / "models"))
 MODEL_DEVICE = os.environ.get("MODEL_DEVICE", "")  # "" = CUDA when available, else CPU
+# OpenAI-compatible model servers per role (vLLM, hosted APIs): when <ROLE>_API_BASE is set, the
+# role's *_MODEL setting is the served model's name. Keys only from the environment.
+GENERATOR_API_BASE = os.environ.get("GENERATOR_API_BASE", "")
+GENERATOR_API_KEY = os.environ.get("GENERATOR_API_KEY", "")
+JUDGE_API_BASE = os.environ.get("JUDGE_API_BASE", "")
+JUDGE_API_KEY = os.environ.get("JUDGE_API_KEY", "")
+NLI_API_BASE = os.environ.get("NLI_API_BASE", "")
+NLI_API_KEY = os.environ.get("NLI_API_KEY", "")
+MODEL_API_MAX_CONCURRENCY = int(os.environ.get("MODEL_API_MAX_CONCURRENCY", "8"))  # per worker
+MODEL_API_TIMEOUT = float(os.environ.get("MODEL_API_TIMEOUT", "120"))  # seconds per request
+MODEL_API_MAX_RETRIES = int(os.environ.get("MODEL_API_MAX_RETRIES", "4"))  # 429, 5xx, timeouts
 # CPU threads per model process; 0 keeps torch's default (one per core).
 TORCH_NUM_THREADS = int(os.environ.get("TORCH_NUM_THREADS", "0"))
 

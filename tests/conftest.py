@@ -16,6 +16,10 @@ from tests.model_fixtures import (  # noqa: F401  (session-scoped model fixtures
     model_cache_dir,
     tiny_nli_factory,
 )
+from tests.model_server import (  # noqa: F401  (session-scoped model servers)
+    logprob_served_model,
+    served_model,
+)
 
 SAMPLES = (
     Path(os.environ.get("CRUX_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from crux_app.models import Run, Topic
 
-# (the demo QA collection's first run, its first topic) -> (params, topic or None).
+# (its demo collection's first run, first topic) -> (params, topic or None).
 DemoJob = Callable[["Run", "Topic"], tuple[dict[str, Any], "Topic | None"]]
 
 
@@ -25,8 +25,9 @@ class JobKind:
     label: str
     task_name: str
     description: str = ""
-    demo: DemoJob | None = None  # a small job the demo queues on its QA collection
+    demo: DemoJob | None = None  # a small job the demo queues
     demo_order: int = 0  # queue order of demo jobs on one worker (lower first)
+    demo_collection: str = ""  # the demo collection it runs on ("": the demo QA collection)
 
 
 class UnknownJobKind(ValueError):

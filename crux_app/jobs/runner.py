@@ -24,6 +24,24 @@ T = TypeVar("T")
 BatchProcessor = Callable[[Sequence[T]], Mapping[str, int] | None]
 
 TRACEBACK_EXCERPT_CHARS = 2000
+# Callables returning (prompt, completion) tokens spent since their last call; the model
+# backends register theirs from their app's ready().
+UsageSource = Callable[[], tuple[int, int]]
+_usage_sources: list[UsageSource] = []
+
+
+def register_usage_source(take: UsageSource) -> None:
+    if take not in _usage_sources:
+        _usage_sources.append(take)
+
+
+def _record_usage(job: Job) -> None:
+    prompt = completion = 0
+    for take in _usage_sources:
+        p, c = take()
+        prompt, completion = prompt + p, completion + c
+    if prompt or completion:
+        job.add_tokens(prompt, completion)
 
 
 def traceback_excerpt(exc: BaseException, limit: int = TRACEBACK_EXCERPT_CHARS) -> str:
@@ -42,6 +60,7 @@ def run_batches(
 ) -> Job:
     """Process ``batches`` in order with live progress; finish the job succeeded or failed.
 
+    Model tokens the backends spent are added to the job after every batch.
     ``process`` may return counts (e.g. ``{"generated": 2, "skipped": 1}``); their sums become
     the job's message. A batch that raises is recorded in ``Job.errors`` (message, traceback
     excerpt, batch index, try number) and tried again up to ``retries`` more times; a batch
@@ -52,11 +71,13 @@ def run_batches(
     retries = settings.JOB_BATCH_RETRIES if retries is None else retries
     job.mark_running(total=sum(len(batch) for batch in batches))
     job.set_done(0)
+    _record_usage(job)  # planning's model calls (a capability probe, say) count too
     done = 0
     failed_batches: list[int] = []
     counts: Counter[str] = Counter()
     for index, batch in enumerate(batches):
         result = _process_with_retries(job, index, batch, process, retries)
+        _record_usage(job)
         if result is None:
             failed_batches.append(index)
             continue
@@ -108,3 +129,14 @@ def fail_job_on_error(job: Job) -> Iterator[None]:
             traceback=traceback_excerpt(exc),
         )
         job.finish(Job.State.FAILED, str(exc))
+
+
+def refused(job: Job, check: Callable[[], object]) -> bool:
+    """Run a job's precondition (a model server's capability, say); fail the job when it raises.
+
+    True when the job was refused: its message is the check's error, nothing ran.
+    """
+    with fail_job_on_error(job):
+        check()
+        return False
+    return True

@@ -45,6 +45,9 @@ class Job(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     attempts = models.PositiveIntegerField(default=0)
+    # Model tokens this job spent (every attempt), as the backends counted them.
+    prompt_tokens = models.PositiveBigIntegerField(default=0)
+    completion_tokens = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -86,6 +89,14 @@ class Job(models.Model):
         """Record progress as an absolute count, so a retried job never double-counts."""
         Job.objects.filter(pk=self.pk).update(done=done)
         self.done = done
+
+    def add_tokens(self, prompt: int, completion: int) -> None:
+        Job.objects.filter(pk=self.pk).update(
+            prompt_tokens=F("prompt_tokens") + prompt,
+            completion_tokens=F("completion_tokens") + completion,
+        )
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
 
     def add_error(self, message: str, **details: object) -> None:
         self.refresh_from_db(fields=["errors"])

@@ -6,40 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaluation.agreement.machine_agreement import POOLED, ConfusionMatrix
-from evaluation.agreement.records import CoveragePoint, Record
+from evaluation.agreement.records import CoveragePoint, Record, statistic_label
 from evaluation.agreement.report import AgreementReport
 from evaluation.agreement.report_export import meta
-
-STAT_LABELS = {
-    "percent_agreement": "Percent agreement",
-    "percent_agreement_at_tau": "Percent agreement (answerable at τ)",
-    "fleiss_kappa": "Fleiss' κ",
-    "krippendorff_alpha_nominal": "Krippendorff's α (nominal)",
-    "krippendorff_alpha_ordinal": "Krippendorff's α (ordinal)",
-    "krippendorff_alpha_interval": "Krippendorff's α (interval)",
-    "cohen_kappa": "Cohen's κ",
-    "cohen_kappa_quadratic": "Cohen's κ (quadratic weights, 0-5)",
-    "cohen_kappa_at_tau": "Cohen's κ (answerable at τ)",
-    "spearman": "Spearman ρ",
-    "kendall_tau_b": "Kendall τ-b",
-    "precision_answerable": "Precision of “answerable”",
-    "recall_answerable": "Recall of “answerable”",
-    "f1_answerable": "F1 of “answerable”",
-    "precision_unanswerable": "Precision of “unanswerable”",
-    "recall_unanswerable": "Recall of “unanswerable”",
-    "f1_unanswerable": "F1 of “unanswerable”",
-    "items": "Items labelled",
-    "median_time_ms": "Median time per item (ms)",
-    "agreement_with_majority": "Agreement with the others' majority",
-    "gold_accuracy": "Gold accuracy",
-}
-DIFFERENCE = "_difference"
-
-
-def statistic_label(name: str) -> str:
-    if name.endswith(DIFFERENCE):
-        return STAT_LABELS.get(name.removesuffix(DIFFERENCE), name) + ": difference a − b"
-    return STAT_LABELS.get(name, name)
 
 
 def number(value: float | None, digits: int = 3) -> str:

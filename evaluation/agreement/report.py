@@ -14,6 +14,7 @@ from crux_app.models import Collection
 from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.disagreements import Disagreement, worst_disagreements
 from evaluation.agreement.gold import NO_CAMPAIGNS, gold_scores
+from evaluation.agreement.judge_warnings import chance_warnings, table_warnings
 from evaluation.agreement.label_tables import (
     CampaignScope,
     LabelQuery,
@@ -33,6 +34,7 @@ from evaluation.agreement.statistics import (
     proportion,
     undefined,
 )
+from evaluation.shared.degenerate import JudgeWarning
 
 DEFAULT_TAU = 3.0
 DEFAULT_DISAGREEMENTS = 25  # per task
@@ -78,6 +80,7 @@ class AgreementReport:
     disagreements: list[Disagreement] = field(default_factory=list)
     sources: list[ComparisonSource] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[JudgeWarning] = field(default_factory=list)  # degenerate judges
     generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -103,6 +106,7 @@ def build_report(
         report.per_annotator.extend(per_annotator(table, boot, gold))
         records, matrices = human_vs_machine(table, tau, boot)
         report.human_vs_llm.extend(records)
+        report.warnings += table_warnings(table) + chance_warnings(records)
         report.confusion.extend(matrices)
         report.judge_comparison.extend(judge_pairs(table, tau, boot))
         if source.derived is not None:

@@ -51,6 +51,7 @@ def meta(report: AgreementReport) -> dict[str, object]:
             for s in report.sources
         ],
         "notes": list(report.notes),
+        "warnings": [w.as_dict() for w in report.warnings],
         "definitions": {
             "human_reference": REFERENCE_DEFINITION,
             **{s.key: s.derived_definition for s in report.sources if s.derived_definition},

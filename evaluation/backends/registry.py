@@ -3,7 +3,8 @@
 Settings (crux_app/settings.py): GENERATOR_MODEL, JUDGE_MODEL, NLI_MODEL, EMBED_MODEL,
 TOKENIZER_MODEL, MODEL_CACHE_DIR, MODEL_DEVICE. Empty ids mean the embedded defaults; an empty
 NLI_MODEL means DENSE's LLM NLI prompt on the generator; an empty JUDGE_MODEL or TOKENIZER_MODEL
-means the generator's model.
+means the generator's model. GENERATOR_API_BASE, JUDGE_API_BASE and NLI_API_BASE put a role on
+an OpenAI-compatible server (``model_server``).
 """
 
 import threading
@@ -20,6 +21,13 @@ from evaluation.backends.model_loading import (
     build_nli,
     build_token_counter,
 )
+from evaluation.backends.model_server import (
+    ServerConfig,
+    generator_server,
+    judge_server,
+    nli_server,
+)
+from evaluation.backends.nli_llm_prompt import LLMPromptNLI
 
 T = TypeVar("T")
 _instances: dict[tuple[str, str], object] = {}
@@ -48,20 +56,34 @@ def _device():
     return resolve_device(settings.MODEL_DEVICE)
 
 
+def get_served(server: ServerConfig) -> Generator:
+    """The client of one served model (one per server and model, shared by its roles)."""
+    from evaluation.backends.openai_generator import OpenAIGenerator
+
+    key = f"{server.base_url} {server.model}"
+    return _cached("server", key, lambda: OpenAIGenerator(server))
+
+
 def get_generator(model_id: str | None = None) -> Generator:
-    """The generator for ``model_id`` (default: GENERATOR_MODEL)."""
+    """The generator for ``model_id`` (default: GENERATOR_MODEL, on its server when it has one)."""
+    if model_id is None and (server := generator_server()) is not None:
+        return get_served(server)
     key = settings.GENERATOR_MODEL if model_id is None else model_id
     return _cached(
         "generator", key, lambda: build_generator(key, settings.MODEL_CACHE_DIR, _device())
     )
 
 
-def get_judge() -> Generator:
-    """The judge LLM (JUDGE_MODEL; the generator's model when empty, sharing its instance)."""
-    return get_generator(settings.JUDGE_MODEL or None)
+def get_judge(model: str | None = None) -> Generator:
+    """The judge LLM: ``model`` or JUDGE_MODEL (the generator's when empty), served or local."""
+    if (server := judge_server(model)) is not None:
+        return get_served(server)
+    return get_generator(model or settings.JUDGE_MODEL or None)
 
 
 def get_nli() -> NLIModel:
+    if (server := nli_server()) is not None:
+        return _cached("nli", server.identity, lambda: LLMPromptNLI(get_served(server)))
     key = settings.NLI_MODEL
     return _cached("nli", key, lambda: build_nli(key, get_generator, _device()))
 

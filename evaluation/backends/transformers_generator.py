@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import numpy as np
 import torch
 
+from evaluation.backends import token_usage
 from evaluation.backends.base import Generation, GenerationParams
 from evaluation.backends.stop_trimming import trim_generation
 
@@ -110,6 +111,9 @@ class TransformersGenerator:
                     if greedy:
                         mine = [self._copy(mine[0]) for _ in range(params.num_samples)]
                     results.append(mine)
+        prompt_tokens = sum(len(ids) for ids in encoded) * per_prompt
+        kept = sum(len(g.token_ids) for mine in results for g in mine[:per_prompt])
+        token_usage.record(prompt_tokens, kept)
         return results
 
     def _generate_rows(
@@ -200,6 +204,7 @@ class TransformersGenerator:
         if any(not c for c in cand_ids):
             raise ValueError("every candidate continuation must hold at least one token")
         per_pass = max(1, self.batch_size // len(cand_ids))
+        token_usage.record(sum(len(ids) for ids in prompt_ids), 0)
         return np.concatenate(
             [self._score_chunk(chunk, cand_ids) for chunk in _chunks(prompt_ids, per_pass)]
         )
@@ -272,6 +277,7 @@ class TransformersGenerator:
         prompt_ids = self.encode_prompts(prompts, use_chat_template)
         cont_ids = self.tokenizer(list(continuations), add_special_tokens=False)["input_ids"]
         rows = list(zip(prompt_ids, cont_ids, strict=True))
+        token_usage.record(sum(len(p) + len(c) for p, c in rows), 0)
         # Rows of similar length share a pass (little padding); a pass holds at most
         # SCORING_TOKENS_PER_PASS padded tokens, since long padded batches are slower on CPU.
         order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]) + len(rows[i][1]))

@@ -6,12 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 
 from crux_app.jobs.forms import CollectionJobForm
 from crux_app.jobs.service import start_job
 from crux_app.models import Collection, Run, Topic
-from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
+from evaluation.backends.model_ids import judge_model
 from evaluation.crux.job import (
     DEFAULT_BATCH_SIZE,
     DEFAULT_K,
@@ -28,7 +27,7 @@ from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION, PROMPTS
 
 def configured_judge_model() -> str:
     """The model the workers judge with when a job names none (JUDGE_MODEL, as get_judge)."""
-    return settings.JUDGE_MODEL or settings.GENERATOR_MODEL or EMBEDDED_GENERATOR_ID
+    return judge_model().model_id
 
 
 class JudgeJobForm(CollectionJobForm):

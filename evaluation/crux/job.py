@@ -116,6 +116,8 @@ class JudgeModel:
 
     model_id: str
     load: Callable[[], Any]
+    # Raises when the model cannot give token log-probs (a server that returns none).
+    require_logprobs: Callable[[str], None] = lambda needed_for: None
 
 
 def run_judge_job(
@@ -146,6 +148,8 @@ def run_judge_job(
             topic_id=job.topic_id,
         )
         plan = plan_items(spec, judge)
+        if config.method == DISTRIBUTION and plan.missing:
+            model.require_logprobs("the distribution judge (probabilities of ratings 0-5)")
         size = config.batch_size
         batches = [plan.missing[i : i + size] for i in range(0, len(plan.missing), size)]
         if config.method == EMBEDDING:

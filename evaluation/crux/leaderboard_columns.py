@@ -8,6 +8,7 @@ import numpy as np
 
 from crux_app.models import Collection
 from evaluation.crux.evaluate import METRICS, Evaluation, EvaluationParams, evaluate
+from evaluation.crux.judge_warnings import first_matrix_url, judge_warnings
 from evaluation.leaderboard.columns import Column, ColumnGroup, GroupValues, LeaderboardParams
 
 REPORT_COVERAGE = "report_coverage"
@@ -69,7 +70,13 @@ def compute(collection: Collection, params: LeaderboardParams, run_names: list[s
     }
     values[REPORT_COVERAGE] = report_coverage_by_run(evaluation)
     total_missing = sum(r["missing_judgments"] for r in records.values())
-    return GroupValues(values, {"evaluation": evaluation, "total_missing": total_missing})
+    warnings = judge_warnings(collection, evaluation.judge, first_matrix_url(evaluation))
+    return GroupValues(
+        values,
+        {"evaluation": evaluation, "total_missing": total_missing},
+        warnings=warnings,
+        judge=evaluation.judge.name if evaluation.judge else "",
+    )
 
 
 def per_topic(

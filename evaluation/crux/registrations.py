@@ -13,11 +13,22 @@ from evaluation.agreement.sources import (
 )
 from evaluation.crux.agreement_sources import load_judgment_table
 from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION, report_coverage_records
-from evaluation.crux.job import EMBEDDING_KIND, KIND
+from evaluation.crux.job import DISTRIBUTION, EMBEDDING, EMBEDDING_KIND, KIND, JudgeJobParams
 from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.leaderboard.columns import register_group
 
 JUDGE_TITLE = "Rate with the configured LLM judge every item it has not rated yet"
+# The demo judges the CRUX demo collection (both runs' top 10 and the qrels' passages): the
+# embedding baseline first (seconds), the LLM judge's distribution mode last (minutes on CPU).
+DEMO_COLLECTION = "demo"
+DEMO_K = 10
+
+
+def _demo_judge(method: str):
+    def demo(run, first_topic):
+        return JudgeJobParams(scope="collection", k=DEMO_K, method=method).as_params(), None
+
+    return demo
 
 
 def _has_outputs(page) -> bool:
@@ -35,6 +46,9 @@ def register() -> None:
                 "CRUX 0-5 rubric ratings by an LLM judge of the (sub-question, passage or "
                 "report) items of a scope that the judge has not rated yet."
             ),
+            demo=_demo_judge(DISTRIBUTION),
+            demo_order=90,
+            demo_collection=DEMO_COLLECTION,
         )
     )
     register_kind(
@@ -46,6 +60,9 @@ def register() -> None:
                 "The cheap baseline judge: the embedder's cosine between each sub-question and "
                 "passage (or report), cut into 0-5 (no LLM; cpu queue, seconds per collection)."
             ),
+            demo=_demo_judge(EMBEDDING),
+            demo_order=0,
+            demo_collection=DEMO_COLLECTION,
         )
     )
     for link in [

@@ -10,7 +10,9 @@ from evaluation.crux.job import JudgeModel, run_judge_job
 
 def judge_model_for(model: str | None) -> JudgeModel:
     handle = judge_model(model)
-    return JudgeModel(model_id=handle.model_id, load=handle.load)
+    return JudgeModel(
+        model_id=handle.model_id, load=handle.load, require_logprobs=handle.require_logprobs
+    )
 
 
 @shared_task(name="evaluation.crux.tasks.gpu_judge", ignore_result=True)

@@ -2,9 +2,16 @@
 
 from celery import shared_task
 
+from crux_app.jobs.runner import refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import embedder_model, generator_model, nli_model
 from evaluation.dense.job import DenseModels, run_dense_job
+
+
+def require_logprobs() -> None:
+    """DENSE's yes/no step and its NLI prompt read probabilities: served models must give them."""
+    generator_model().require_logprobs("DENSE's yes/no step (the answer's probability)")
+    nli_model().require_logprobs("DENSE's NLI step (label probabilities)")
 
 
 def dense_models() -> DenseModels:
@@ -21,10 +28,17 @@ def dense_models() -> DenseModels:
     )
 
 
+def run_dense(job: Job) -> Job:
+    """The task's work (and the CLI's): refused when a served model lacks log-probs."""
+    if refused(job, require_logprobs):
+        return job
+    return run_dense_job(job, dense_models())
+
+
 @shared_task(name="evaluation.dense.tasks.gpu_dense", ignore_result=True)
 def gpu_dense(job_id: int) -> None:
     """Evaluate and store the missing DENSE rows of a ``dense`` job."""
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
         return  # deleted before a worker got to it: nothing to do
-    run_dense_job(job, dense_models())
+    run_dense(job)

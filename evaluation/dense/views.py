@@ -18,6 +18,7 @@ from evaluation.dense.forms import (
     DenseResultQueryForm,
     DenseRunFilterForm,
 )
+from evaluation.dense.judge_warnings import uncertainty_warnings
 from evaluation.dense.models import DenseResult
 from evaluation.dense.page import question_page
 from evaluation.dense.stored_results import latest_results
@@ -46,6 +47,7 @@ class CollectionDenseView(ResearcherRequiredMixin, View):
             "summaries": summaries,
             "histogram": dse_histogram(summaries, rows) if rows else None,
             "accuracy": accuracy_figure(summaries),
+            "warnings": uncertainty_warnings(rows),
         }
         return render(request, "evaluation/dense/collection.html", context)
 

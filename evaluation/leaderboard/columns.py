@@ -17,6 +17,7 @@ from crux_app.inputs import EvaluationInputError, check_tau
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
+    from evaluation.shared.degenerate import JudgeWarning
 
 K_ORACLE = "oracle"  # k = |O|, the size of each topic's oracle, instead of a fixed depth
 
@@ -67,6 +68,10 @@ class Column:
 class GroupValues:
     values: dict[str, dict[str, Any]]  # column key -> run name -> value (None: undefined)
     panel: dict[str, Any] = field(default_factory=dict)  # the context of the group's panels
+    # Degenerate-judge warnings about what the group's numbers rest on (shown above the table),
+    # and the judge its columns rest on, named when every run ties on one of them.
+    warnings: list[JudgeWarning] = field(default_factory=list)
+    judge: str = ""
 
 
 # (collection, params, run names) -> the group's values

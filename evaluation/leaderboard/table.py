@@ -11,7 +11,10 @@ from typing import Any
 
 from crux_app.models import Collection, Run
 from evaluation.leaderboard.columns import Column, LeaderboardParams, columns, groups
+from evaluation.shared.degenerate import JudgeWarning, tied_runs
 from evaluation.shared.metric_agreement import AgreementMatrix, kendall_matrix
+
+TABLE_ANCHOR = "#leaderboard-table"
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class Leaderboard:
     columns: tuple[str, ...]  # shown columns in display order
     above: list[Panel] = field(default_factory=list)
     below: list[Panel] = field(default_factory=list)
+    warnings: list[JudgeWarning] = field(default_factory=list)
 
     def table(self) -> list[tuple[dict[str, Any], list[Any]]]:
         """(record, values in ``columns`` order) per row."""
@@ -105,6 +109,21 @@ def agreement_matrix(values: dict[str, dict[str, Any]]) -> AgreementMatrix:
     return kendall_matrix(table, order=list(table))
 
 
+def tie_warnings(
+    values: dict[str, dict[str, Any]], labels: dict[str, str], judges: dict[str, str]
+) -> list[JudgeWarning]:
+    """Every shown, ranked numeric column on which all runs with a value tie (``judges``:
+    column key -> the judge its group rests on)."""
+    found = []
+    for column in columns():
+        if column.shown and column.display == "number" and column.ranked != "never":
+            judge = judges.get(column.key, "")
+            warning = tied_runs(labels[column.key], values.get(column.key, {}), judge=judge)
+            if warning is not None:
+                found.append(warning.linked(TABLE_ANCHOR, "the table"))
+    return found
+
+
 def run_names(collection: Collection) -> list[str]:
     return list(
         Run.objects.filter(collection=collection).order_by("name").values_list("name", flat=True)
@@ -122,10 +141,14 @@ def build_leaderboard(
     values: dict[str, dict[str, Any]] = {}
     above: list[Panel] = []
     below: list[Panel] = []
+    warnings: list[JudgeWarning] = []
+    judges: dict[str, str] = {}
     for group in groups():
         computed = group.compute(collection, params, names)
+        warnings += computed.warnings
         for column in group.columns:
             values[column.key] = {n: computed.values.get(column.key, {}).get(n) for n in names}
+            judges[column.key] = computed.judge
         panel = {**computed.panel, "collection": collection, "params": params}
         if group.panel_above:
             above.append(Panel(group.panel_above, panel))
@@ -134,15 +157,17 @@ def build_leaderboard(
     shown = tuple(c.key for c in columns() if c.shown)
     records = [{"run": n, **{key: values[key][n] for key in shown}} for n in names]
     sort = sort or default_sort()
+    labels = metric_labels(params.k)
     return Leaderboard(
         rows=sorted_records(records, sort, descending),
         sort=sort,
         descending=descending,
         agreement=agreement_matrix(values),
-        labels=metric_labels(params.k),
+        labels=labels,
         columns=shown,
         above=above,
         below=below,
+        warnings=warnings + tie_warnings(values, labels, judges),
     )
 
 

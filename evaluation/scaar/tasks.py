@@ -1,24 +1,35 @@
 """Celery task of the SCAAR job (routed to the ``gpu`` queue by its name)."""
 
 from celery import shared_task
-from django.conf import settings
 
+from crux_app.jobs.runner import refused
 from crux_app.models import Job
-from evaluation.backends.model_loading import embedder_id, generator_id
-from evaluation.backends.registry import get_embedder, get_generator
+from evaluation.backends.model_ids import embedder_model, generator_model
 from evaluation.scaar.engine import ScaarModels
 from evaluation.scaar.job import run_scaar_job
+
+
+def require_logprobs() -> None:
+    generator_model().require_logprobs("SCAAR (each answer token's probability)")
 
 
 def scaar_models() -> ScaarModels:
     """The workers' generator and embedder; their ids are known without loading them, so a
     job with every row stored loads nothing."""
+    generator, embedder = generator_model(), embedder_model()
     return ScaarModels(
-        generator_id=generator_id(settings.GENERATOR_MODEL),
-        embedder_id=embedder_id(settings.EMBED_MODEL),
-        load_generator=get_generator,
-        load_embedder=get_embedder,
+        generator_id=generator.model_id,
+        embedder_id=embedder.model_id,
+        load_generator=generator.load,
+        load_embedder=embedder.load,
     )
+
+
+def run_scaar(job: Job) -> Job:
+    """The task's work (and the CLI's): refused when a served model lacks log-probs."""
+    if refused(job, require_logprobs):
+        return job
+    return run_scaar_job(job, scaar_models())
 
 
 @shared_task(name="evaluation.scaar.tasks.gpu_scaar", ignore_result=True)
@@ -27,4 +38,4 @@ def gpu_scaar(job_id: int) -> None:
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
         return  # deleted before a worker got to it: nothing to do
-    run_scaar_job(job, scaar_models())
+    run_scaar(job)

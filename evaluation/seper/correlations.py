@@ -22,7 +22,9 @@ from dataclasses import asdict, dataclass, field
 from crux_app.models import Collection, PassageQrel
 from crux_app.vocabulary import QA_GOLD_SOURCE
 from evaluation.leaderboard.columns import LeaderboardParams, per_topic_values
+from evaluation.seper.judge_warnings import models_name, no_gain_warnings
 from evaluation.seper.models import SeperScore
+from evaluation.shared.degenerate import JudgeWarning
 from evaluation.shared.pearson_correlation import Correlation, pearson
 
 DELTAS = (("delta_s", "ΔSePer_S"), ("delta_h", "ΔSePer_H"))
@@ -105,6 +107,7 @@ class SeperCorrelations:
     k: int | str
     rows: list[CorrelationRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[JudgeWarning] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -112,6 +115,7 @@ class SeperCorrelations:
             "k": self.k,
             "correlations": [r.as_dict() for r in self.rows],
             "notes": list(self.notes),
+            "warnings": [w.as_dict() for w in self.warnings],
         }
 
 
@@ -143,6 +147,27 @@ def _metric_pairs(collection, setting, params: LeaderboardParams, name: str, per
     return x, by_metric
 
 
+@dataclass(frozen=True)
+class _Context:
+    kind: str
+    delta_s: float | None
+    delta_h: float | None
+
+
+def _no_gain_warnings(collection: Collection, setting: SeperSetting) -> list[JudgeWarning]:
+    """Every Delta-SePer of the collection <= 0, the gold passages' included."""
+    rows = SeperScore.objects.filter(
+        topic__collection=collection,
+        subquestion__isnull=True,
+        generator=setting.generator,
+        nli=setting.nli,
+        params=setting.params,
+    ).values_list("context_kind", "delta_s", "delta_h")
+    contexts = [_Context(*row) for row in rows]
+    who = models_name(setting.generator, setting.nli)
+    return no_gain_warnings(who, contexts, "in this collection", "#seper-collection")
+
+
 def seper_correlations(
     collection: Collection, params: LeaderboardParams | None = None
 ) -> SeperCorrelations:
@@ -154,6 +179,7 @@ def seper_correlations(
     if setting is None:
         result.notes.append("no SePer scores in this collection yet")
         return result
+    result.warnings = _no_gain_warnings(collection, setting)
     if not isinstance(params.k, int):
         result.notes.append("k = oracle: SePer scores runs at an integer k; use one")
     per_topic = None

@@ -4,12 +4,14 @@ topic's question and, for a long-form topic, each sub-question scored against it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from crux_app.models import SubQuestion, Topic
 from evaluation.seper.decisions_store import response_decision
+from evaluation.seper.judge_warnings import models_name, no_gain_warnings
 from evaluation.seper.models import SeperScore, equivalence_key
+from evaluation.shared.degenerate import JudgeWarning
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,7 @@ class SeperPage:
     with_run: ContextView | None
     delta_figure: dict[str, Any] | None
     subquestions: list[SubQuestionSeper]
+    warnings: list[JudgeWarning] = field(default_factory=list)  # every Delta <= 0
 
 
 def context_label(row: SeperScore) -> str:
@@ -174,13 +177,16 @@ def seper_page(topic: Topic, answers: Mapping[str, bool] | None = None) -> Seper
     per_question: dict[int, list[SeperScore]] = {}
     for row in same.filter(subquestion__isnull=False).order_by("subquestion__position", "pk"):
         per_question.setdefault(row.subquestion_id, []).append(row)
+    who = models_name(latest.generator, latest.nli)
+    warnings = no_gain_warnings(who, table, "on this topic", "#seper-scores")
     subquestions = []
     for sq_rows in per_question.values():
         references = [str(g) for g in sq_rows[0].detail.get("golds", [])]
         sq_table, sq_baseline, sq_run, _ = _views(sq_rows, references, answers)
-        subquestions.append(
-            SubQuestionSeper(sq_rows[0].subquestion, references, sq_table, sq_baseline, sq_run)
-        )
+        sq = sq_rows[0].subquestion
+        subquestions.append(SubQuestionSeper(sq, references, sq_table, sq_baseline, sq_run))
+        scope, link = f"on sub-question {sq.position}", f"#seper-subquestion-{sq.position}"
+        warnings += no_gain_warnings(who, sq_table, scope, link)
     return SeperPage(
         topic=topic,
         settings={"generator": latest.generator, "nli": latest.nli, **latest.params},
@@ -189,4 +195,5 @@ def seper_page(topic: Topic, answers: Mapping[str, bool] | None = None) -> Seper
         with_run=with_run,
         delta_figure=delta_figure(by_kind.get(SeperScore.ContextKind.PASSAGE, [])),
         subquestions=subquestions,
+        warnings=warnings,
     )

@@ -2,9 +2,16 @@
 
 from celery import shared_task
 
+from crux_app.jobs.runner import refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import generator_model, nli_model
 from evaluation.seper.job import SeperModels, run_seper_job
+
+
+def require_logprobs() -> None:
+    """SePer weighs sampled answers by their probability: served models must return log-probs."""
+    generator_model().require_logprobs("SePer (each sampled answer's probability)")
+    nli_model().require_logprobs("SePer's NLI step (label probabilities)")
 
 
 def seper_models() -> SeperModels:
@@ -18,10 +25,17 @@ def seper_models() -> SeperModels:
     )
 
 
+def run_seper(job: Job) -> Job:
+    """The task's work (and the CLI's): refused when a served model lacks log-probs."""
+    if refused(job, require_logprobs):
+        return job
+    return run_seper_job(job, seper_models())
+
+
 @shared_task(name="evaluation.seper.tasks.gpu_seper", ignore_result=True)
 def gpu_seper(job_id: int) -> None:
     """Score and store the missing SePer / Delta-SePer rows of a ``seper`` job."""
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
         return  # deleted before a worker got to it: nothing to do
-    run_seper_job(job, seper_models())
+    run_seper(job)

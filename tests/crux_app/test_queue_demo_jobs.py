@@ -1,4 +1,4 @@
-"""`queue_demo_jobs`: one valid job per method on the demo QA collection, queued once."""
+"""`queue_demo_jobs`: one valid job per method on its demo collection, queued once."""
 
 import io
 
@@ -7,6 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from crux_app.models import Job
+from evaluation.crux.job import DISTRIBUTION, EMBEDDING, JudgeJobParams
 from evaluation.dense.job import DenseJobParams
 from evaluation.reteval.job import RetEvalJobParams
 from evaluation.scaar.job import ScaarJobParams
@@ -19,6 +20,8 @@ PARSERS = {
     "dense": DenseJobParams,
     "seper": SeperJobParams,
     "scaar": ScaarJobParams,
+    "judge_embedding": JudgeJobParams,
+    "judge_answerability": JudgeJobParams,
 }
 
 
@@ -32,21 +35,32 @@ def test_queues_each_method_once_with_parameters_its_job_accepts():
     call_command("load_demo", stdout=io.StringIO())
     text = queue()
     jobs = list(Job.objects.order_by("pk"))
-    # LLM-retEval first: SCAAR, queued last, then also analyses its RAG answers.
-    assert [j.kind for j in jobs] == ["reteval", "dense", "seper", "scaar"]
-    assert all(j.collection.name == "demo-qa" and j.state == Job.State.PENDING for j in jobs)
+    # The embedding judge first (seconds); LLM-retEval before SCAAR, which then also analyses
+    # its RAG answers; the LLM judge's distribution mode last (the longest on CPU).
+    assert [(j.kind, j.collection.name) for j in jobs] == [
+        ("judge_embedding", "demo"),
+        ("reteval", "demo-qa"),
+        ("dense", "demo-qa"),
+        ("seper", "demo-qa"),
+        ("scaar", "demo-qa"),
+        ("judge_answerability", "demo"),
+    ]
+    assert all(j.state == Job.State.PENDING for j in jobs)
     # SePer, the slowest on CPU, scores one question; the others the collection.
     assert [j.topic.external_id if j.topic else None for j in jobs] == [
         None,
         None,
+        None,
         "demo-qa-1",
         None,
+        None,
     ]
-    for job in jobs:
-        PARSERS[job.kind].from_params(job.params)  # the job's own validation
-    assert "reteval: queued job" in text
+    parsed = [PARSERS[job.kind].from_params(job.params) for job in jobs]  # the jobs' validation
+    assert (parsed[0].method, parsed[-1].method) == (EMBEDDING, DISTRIBUTION)
+    assert parsed[-1].scope == "collection" and parsed[-1].k == 10
+    assert "reteval: queued job" in text and "judge_embedding: queued job" in text
     assert "a job already exists" in queue()
-    assert Job.objects.count() == 4
+    assert Job.objects.count() == 6
 
 
 def test_without_the_demo_it_says_what_to_do():

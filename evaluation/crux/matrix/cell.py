@@ -10,6 +10,7 @@ from django.db import transaction
 
 from crux_app.judges import researcher_judge
 from crux_app.models import Judge, Judgment, Passage, SubQuestion, Topic
+from evaluation.crux.matrix.distributions import RatingDistribution, rating_distribution
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
 
@@ -20,6 +21,11 @@ class CellDetail:
     passage: Passage
     judgments: list[Judgment]  # every judge's, judge selected; LLM judges first, then by name
     own: Judgment | None  # the viewing researcher's own rating, if any
+
+    @property
+    def rows(self) -> list[tuple[Judgment, RatingDistribution | None]]:
+        """Each judgment with its rating distribution (distribution mode), if it has one."""
+        return [(j, rating_distribution(j)) for j in self.judgments]
 
 
 def cell_detail(

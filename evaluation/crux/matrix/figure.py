@@ -79,8 +79,9 @@ def column_label(matrix: TopicMatrix, index: int) -> str:
     return " · ".join(parts)
 
 
-def matrix_figure(matrix: TopicMatrix) -> dict[str, Any]:
-    """Heatmap of codes, a qrel/run strip above it, and human-disagreement markers."""
+def matrix_figure(matrix: TopicMatrix, expected: np.ndarray | None = None) -> dict[str, Any]:
+    """Heatmap of codes (or, with ``expected``, of the expected rating where a cell has one),
+    a qrel/run strip above it, and human-disagreement markers."""
     n_rows, n_cols = matrix.codes.shape
     cell_scale, zmin, zmax = _stepped(CODE_COLOURS)
     labels = np.array([cell_label(c) for c in range(NOT_JUDGED, 6)], dtype=object)
@@ -105,6 +106,8 @@ def matrix_figure(matrix: TopicMatrix) -> dict[str, Any]:
             "title": {"text": "rating", "side": "top"},
         },
     }
+    if expected is not None:
+        _colour_by_expected(heatmap, matrix, expected)
     strip = _strip(matrix)
     marks = [_marks(matrix, level) for level in MARKS]
     height = max(320, 24 * n_rows + 200)
@@ -168,6 +171,40 @@ def _x_title(matrix: TopicMatrix) -> str:
     if any(c.group == "required" for c in matrix.columns):
         parts.append("required, not judged")
     return " → ".join(parts)
+
+
+def _colour_by_expected(heatmap: dict[str, Any], matrix: TopicMatrix, expected: np.ndarray) -> None:
+    """Cells with a distribution take their expected rating on a continuous 0..5 ramp through
+    the rating colours; the others keep their code (a rating sits on the same ramp)."""
+    has = ~np.isnan(expected)
+    z = np.where(has, expected, matrix.codes.astype(float))
+    text = np.array(heatmap["text"], dtype=object)
+    ratings = np.array([cell_label(int(c)) for c in matrix.codes.ravel()], dtype=object)
+    described = [
+        f"expected rating {e:.2f} ({r})"
+        for e, r in zip(expected[has].tolist(), ratings.reshape(z.shape)[has].tolist(), strict=True)
+    ]
+    text[has] = np.array(described, dtype=object)
+    lo, hi = NOT_JUDGED - 0.5, 5.5
+
+    def at(x: float) -> float:
+        return (x - lo) / (hi - lo)
+
+    scale: list[list[Any]] = []
+    for code in (NOT_JUDGED, UNPARSABLE):
+        scale += [[at(code - 0.5), CODE_COLOURS[code]], [at(code + 0.5), CODE_COLOURS[code]]]
+    scale.append([at(-0.5), CODE_COLOURS[0]])
+    scale += [[at(r), CODE_COLOURS[r]] for r in range(6)]
+    scale.append([1.0, CODE_COLOURS[5]])
+    heatmap |= {
+        "name": "expected ratings",
+        "z": z.round(3).tolist(),
+        "text": text.tolist(),
+        "colorscale": scale,
+        "zmin": lo,
+        "zmax": hi,
+    }
+    heatmap["colorbar"] = {**heatmap["colorbar"], "title": {"text": "expected", "side": "top"}}
 
 
 def _strip(matrix: TopicMatrix) -> dict[str, Any]:
@@ -282,10 +319,12 @@ def _shapes(matrix: TopicMatrix) -> list[dict[str, Any]]:
     return shapes
 
 
-def matrix_payload(matrix: TopicMatrix, cell_url: str) -> dict[str, Any]:
+def matrix_payload(
+    matrix: TopicMatrix, cell_url: str, expected: np.ndarray | None = None
+) -> dict[str, Any]:
     """What the page script needs: the figure, and the ids behind each row and column."""
     return {
-        "figure": matrix_figure(matrix),
+        "figure": matrix_figure(matrix, expected),
         "cell_url": cell_url,
         "judge": matrix.judge.id if matrix.judge else None,
         "tau": matrix.tau,

@@ -24,6 +24,11 @@ MAX_TIME_SPENT_MS = 24 * 3600 * 1000
 MAX_RATIONALE_CHARS = 5000
 MAX_ID = 2**63 - 1  # primary keys are bigint
 MAX_TIME_SENT_MS = 10**12  # what the form accepts before capping (a browser sends far less)
+# What the cells' colour shows: the rating, or the expected rating of a judge's distributions.
+RATING, EXPECTED = "rating", "expected"
+COLOUR_CHOICES = [(RATING, "rating"), (EXPECTED, "expected rating (distribution)")]
+# Selectors whose invalid value is refused (400) instead of falling back to the default.
+REFUSED = ("colour",)
 
 
 @dataclass(frozen=True)
@@ -32,10 +37,12 @@ class MatrixSelection:
     run: RunChoice | None
     tau: int
     k: int
+    colour: str = RATING
 
 
 class MatrixSelectionForm(forms.Form):
-    """GET selectors; a missing or invalid value falls back to its default (and says so)."""
+    """GET selectors; a missing or invalid value falls back to its default (and says so),
+    except ``colour``: an unknown one is refused (``refused``)."""
 
     judge = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     run = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
@@ -43,6 +50,7 @@ class MatrixSelectionForm(forms.Form):
         coerce=int, required=False, empty_value=None, choices=[(t, str(t)) for t in range(1, 6)]
     )
     k = forms.IntegerField(required=False, min_value=1, max_value=MAX_K)
+    colour = forms.ChoiceField(required=False, choices=COLOUR_CHOICES)
 
     def __init__(self, *args: Any, options: MatrixOptions, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -62,7 +70,12 @@ class MatrixSelectionForm(forms.Form):
             run=run,
             tau=data.get("tau") or DEFAULT_TAU,
             k=data.get("k") or DEFAULT_K,
+            colour=data.get("colour") or RATING,
         )
+
+    def refused(self) -> bool:
+        """Whether a selector that does not fall back has an invalid value."""
+        return not self.is_valid() and any(name in self.errors for name in REFUSED)
 
 
 def _valid_part(form: forms.Form) -> dict[str, Any]:

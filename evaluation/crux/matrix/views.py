@@ -11,9 +11,16 @@ from django_htmx.http import trigger_client_event
 
 from crux_app.models import Topic
 from crux_app.roles import ResearcherRequiredMixin
+from evaluation.crux.judge_warnings import matrix_warnings
 from evaluation.crux.matrix.cell import CellDetail, ExpertRating, cell_detail, record_expert_rating
+from evaluation.crux.matrix.distributions import expected_ratings
 from evaluation.crux.matrix.figure import matrix_payload
-from evaluation.crux.matrix.forms import CellQueryForm, MatrixSelectionForm, RubricRatingForm
+from evaluation.crux.matrix.forms import (
+    EXPECTED,
+    CellQueryForm,
+    MatrixSelectionForm,
+    RubricRatingForm,
+)
 from evaluation.crux.matrix.matrix import build_matrix, matrix_options
 
 # The page listens for this event (sent in HX-Trigger) and reloads the matrix.
@@ -44,17 +51,27 @@ class TopicMatrixView(ResearcherRequiredMixin, View):
         topic = _topic(collection_pk, pk)
         options = matrix_options(topic)
         form = MatrixSelectionForm(request.GET, options=options)
+        if form.refused():
+            # Plain text: the message may quote the refused value.
+            return HttpResponse(
+                form.errors.as_text(), status=400, content_type="text/plain; charset=utf-8"
+            )
         selection = form.selection()
         matrix = build_matrix(
             topic, options, selection.judge, selection.run, selection.tau, selection.k
         )
         cell_url = reverse("crux-topic-cell", args=[topic.collection_id, topic.pk])
+        expected = expected_ratings(matrix)
+        shown = expected if selection.colour == EXPECTED else None
         context = {
             "topic": topic,
             "form": form,
             "selection": selection,
             "matrix": matrix,
-            "payload": matrix_payload(matrix, cell_url),
+            "has_distributions": expected is not None,
+            "by_expected": shown is not None,
+            "warnings": matrix_warnings(matrix),
+            "payload": matrix_payload(matrix, cell_url, shown),
         }
         # Selector changes and refreshes swap only the matrix area.
         partial = request.htmx and not request.htmx.boosted

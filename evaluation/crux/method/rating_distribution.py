@@ -42,3 +42,16 @@ def normalised_entropy(probabilities: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(p > 0, p * np.log(p), 0.0)
     return -terms.sum(axis=1) / np.log(len(RATINGS))
+
+
+def stored_distribution(value: object) -> np.ndarray | None:
+    """A judgment's stored distribution as six probabilities summing to 1, or None when the
+    value is not one (missing, another length, a negative or non-finite entry, no mass)."""
+    if not isinstance(value, list | tuple) or len(value) != len(RATINGS):
+        return None
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in value):
+        return None
+    p = np.asarray(value, dtype=float)
+    if not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
+        return None
+    return p / p.sum()

@@ -65,3 +65,5 @@ class Command(BaseCommand):
             self.stdout.write(text.rstrip("\n"))
         if report.campaign.note:
             self.stderr.write(f"note: {report.campaign.note}")
+        for warning in report.warnings:
+            self.stderr.write(f"warning ({warning.title}): {warning.message}")

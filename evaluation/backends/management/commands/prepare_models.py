@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from evaluation.backends import registry
+from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.causal_lm_loading import (
     convert_gguf,
     gguf_cache_dir,
@@ -60,8 +61,9 @@ class Command(BaseCommand):
             self.stdout.write(f"{gguf.name}: converted in {_since(started)} to {target}")
         if skip_warm:
             return
-        self._warm("generator", registry.get_generator, lambda m: m.count_tokens(["warm"]))
-        self._warm("judge", registry.get_judge, lambda m: m.count_tokens(["warm"]))
+        # One token each: loads a local model, and asks a served one whether it answers.
+        self._warm("generator", registry.get_generator, _one_token)
+        self._warm("judge", registry.get_judge, _one_token)
         self._warm("nli", registry.get_nli, lambda m: m.predict([("It rains.", "It is wet.")]))
         self._warm("embedder", registry.get_embedder, lambda m: m.embed(["warm up"]))
         self.stdout.write(self.style.SUCCESS("models ready"))
@@ -71,6 +73,10 @@ class Command(BaseCommand):
         model = get()
         use(model)
         self.stdout.write(f"{name}: {model.model_id} loaded and ran in {_since(started)}")
+
+
+def _one_token(generator: Generator) -> None:
+    generator.generate(["Say OK."], GenerationParams(max_new_tokens=1))
 
 
 def _since(started: float) -> str:

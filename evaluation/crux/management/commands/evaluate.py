@@ -1,6 +1,9 @@
 """manage.py evaluate --collection NAME [--judge J] [--tau 3] [--k 10|oracle] [--format json|csv]
 [--per-topic] [--run RUN] [--qrels-source S] [--missing-as-zero] [--reports]
-[--required-agreement]."""
+[--required-agreement].
+
+The records go to stdout; warnings about a degenerate judge (nearly constant ratings, unparsable
+outputs) and metrics on which every run ties go to stderr, one ``warning (...)`` line each."""
 
 import json
 
@@ -8,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.inputs import EvaluationInputError, resolve_collection
 from evaluation.crux.evaluate import K_ORACLE, EvaluationParams, evaluate
+from evaluation.crux.judge_warnings import evaluation_warnings, judge_warnings
 from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.crux.output import FORMATS, render_reports, render_runs
 from evaluation.crux.required_agreement import required_grade_agreement
@@ -93,9 +97,14 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         if options["reports"]:
             text = render_reports(evaluation, options["format"])
+            warnings = judge_warnings(collection, evaluation.judge)
         else:
             runs = [run.name for run in evaluation.runs]
             # The other methods' leaderboard columns, as the leaderboard shows them.
             extra = column_values(collection, params.leaderboard(), runs, exclude=(GROUP.key,))
             text = render_runs(evaluation, options["format"], options["per_topic"], extra)
+            warnings = evaluation_warnings(evaluation, extra)
         self.stdout.write(text.rstrip("\n"))
+        # On stderr: the records on stdout stay machine-readable.
+        for warning in warnings:
+            self.stderr.write(f"warning ({warning.title}): {warning.message}")

@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from crux_app.models import Collection, Job, Run
 from evaluation.dense.collection_summary import collection_summary
-from evaluation.dense.job import DEFAULT_K, KIND, DenseJobParams, run_dense_job
+from evaluation.dense.job import DEFAULT_K, KIND, DenseJobParams
 from evaluation.dense.method.graph import DEFAULT_THRESHOLD
 from evaluation.dense.stored_results import latest_results, question_record
 
@@ -81,7 +81,7 @@ class Command(BaseCommand):
         raise CommandError(f"--run: no run {name!r} in {collection.name!r}; runs there: {names}")
 
     def _compute(self, collection, run, topic, options) -> None:
-        from evaluation.dense.tasks import dense_models  # model code only when computing
+        from evaluation.dense.tasks import run_dense  # model code only when computing
 
         params = DenseJobParams(
             run_id=run.pk,
@@ -95,7 +95,7 @@ class Command(BaseCommand):
         )
         bar = tqdm(total=collection.topics.count() if topic is None else 1, desc="DENSE",
                    file=self.stderr, disable=None)  # fmt: skip
-        job = run_dense_job(job, dense_models())
+        job = run_dense(job)
         bar.update(job.done)
         bar.close()
         if job.state != Job.State.SUCCEEDED:

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.models import Collection, Job
 from evaluation.scaar.export import render_csv, render_json
-from evaluation.scaar.job import DEFAULT_K, KIND, ScaarJobParams, run_scaar_job
+from evaluation.scaar.job import DEFAULT_K, KIND, ScaarJobParams
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.scaar.page import collection_summaries
 
@@ -90,7 +90,7 @@ class Command(BaseCommand):
         )
 
     def _compute(self, collection: Collection, options: dict) -> None:
-        from evaluation.scaar.tasks import scaar_models  # loads model code only when asked to
+        from evaluation.scaar.tasks import run_scaar  # loads model code only when asked to
 
         raw = {
             "theta0": options["theta0"],
@@ -110,7 +110,7 @@ class Command(BaseCommand):
             topic = output.topic
             params["system"] = output.system
         job = Job.objects.create(kind=KIND, params=params, collection=collection, topic=topic)
-        job = run_scaar_job(job, scaar_models())
+        job = run_scaar(job)
         self.stderr.write(f"{job}: {job.state}, {job.message}")
         if job.state != Job.State.SUCCEEDED:
             raise CommandError(f"{job} failed: {job.errors[-1]['message'] if job.errors else ''}")

@@ -14,7 +14,7 @@ from crux_app.inputs import EvaluationInputError, resolve_collection
 from crux_app.models import Collection, Job
 from evaluation.leaderboard.columns import LeaderboardParams
 from evaluation.seper.correlations import SeperCorrelations, run_deltas, seper_correlations
-from evaluation.seper.job import DEFAULT_K, KIND, SeperJobParams, run_seper_job
+from evaluation.seper.job import DEFAULT_K, KIND, SeperJobParams
 
 
 def _k(value: str) -> int:
@@ -98,7 +98,7 @@ class Command(BaseCommand):
         return f"{what}; run `{shlex.join(command)}`, or start a SePer job from the collection page"
 
     def _compute(self, collection: Collection, options) -> None:
-        from evaluation.seper.tasks import seper_models  # loads model code only when asked to
+        from evaluation.seper.tasks import run_seper  # loads model code only when asked to
 
         runs = list(collection.runs.order_by("name")) or [None]
         for run in runs:
@@ -106,7 +106,7 @@ class Command(BaseCommand):
             job = Job.objects.create(kind=KIND, params=params.as_params(run), collection=collection)
             label = f"run {run.name!r}" if run else "the baseline and gold passages"
             self.stderr.write(f"job #{job.pk}: SePer of {label}…")
-            job = run_seper_job(job, seper_models())
+            job = run_seper(job)
             self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
             if job.state != Job.State.SUCCEEDED:
                 first = job.errors[0]["message"] if job.errors else ""
