@@ -130,6 +130,38 @@ def parse_answer(task_type: str, data: Mapping[str, str], payload: Mapping[str, 
     raise AnswerError("task_type", f"unknown task type '{task_type}'")
 
 
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def answer_to_draft(task_type: str, answer: Mapping[str, Any] | None) -> dict[str, str]:
+    """A stored answer as the workspace form's fields (the inverse of ``parse_answer``): an
+    undone answer comes back as the draft of its item, so nothing has to be re-entered."""
+    if not answer:
+        return {}
+    if task_type == PASSAGE_RATING:
+        return {
+            "rating": _text(answer.get("rating")),
+            "rationale": _text(answer.get("rationale")),
+            "rationale_start": _text(answer.get("rationale_start")),
+            "rationale_end": _text(answer.get("rationale_end")),
+        }
+    if task_type == REPORT_COVERAGE:
+        draft = {}
+        for mark in answer.get("answers", []):
+            pos = mark["position"]
+            draft[f"answer_{pos}"] = "yes" if mark.get("answerable") else "no"
+            draft[f"span_{pos}"] = _text(mark.get("span"))
+            draft[f"span_start_{pos}"] = _text(mark.get("span_start"))
+            draft[f"span_end_{pos}"] = _text(mark.get("span_end"))
+        return draft
+    if task_type == ANSWER_EQUIVALENCE:
+        return {"equivalent": "yes" if answer.get("equivalent") else "no"}
+    if task_type == FAILURE_CATEGORY:
+        return {"category": _text(answer.get("category"))}
+    return {}
+
+
 def parse_gold_value(task_type: str, text: str, payload: Mapping[str, Any]) -> dict:
     """A gold answer written as one cell: ``0``-``5``, ``yes``/``no``, ``A``-``F``, or for
     report coverage one yes/no per sub-question in order (``y n y`` or ``1,0,1``)."""

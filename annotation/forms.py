@@ -25,12 +25,15 @@ from .campaign_setup import (
     SelectionOptions,
 )
 from .models import Campaign
+from .preview import CampaignPreview, preview_campaign
 from .selection import MODES, SAMPLE
+from .task_types import TASK_LABELS
 
 FIELD_GROUPS = [
-    ("Task and items", ["name", "collection", "task_type", "selection_mode", "sample_size",
-                        "seed", "crux_judge", "tau"]),
-    ("Assignment", ["overlap", "per_annotator_cap", "reservation_seconds", "annotators"]),
+    ("Campaign", ["name", "collection", "task_type"]),
+    ("Which items", ["selection_mode", "sample_size", "seed", "crux_judge", "tau"]),
+    ("Annotators and assignment", ["overlap", "assignment_policy", "annotators",
+                                   "per_annotator_cap", "reservation_seconds"]),
     ("Guidelines", ["guidelines_md"]),
     ("Quality control", ["gold_judge", "gold_count", "attention_count", "control_interval",
                          "gold_min_accuracy", "gold_tolerance", "attention_min_pass_rate",
@@ -56,7 +59,9 @@ FIELD_BOUNDS = {
 }
 
 
-class CampaignForm(forms.ModelForm):
+class SelectionFields(forms.Form):
+    """The fields that pick a campaign's items, shared by the campaign form and its preview."""
+
     selection_mode = forms.ChoiceField(choices=list(MODES.items()), initial="every")
     sample_size = forms.IntegerField(required=False, help_text="For a sample.")
     seed = forms.IntegerField(initial=0, help_text="Seeds sampling and draws.")
@@ -81,6 +86,29 @@ class CampaignForm(forms.ModelForm):
         widget=forms.CheckboxSelectMultiple,
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "collection" in self.fields:
+            self.fields["collection"].queryset = Collection.objects.order_by("name")
+        for name, (low, high) in FIELD_BOUNDS.items():
+            if name in self.fields:
+                _bound(self.fields[name], low, high)
+
+    def selection_options(self) -> SelectionOptions:
+        data = self.cleaned_data
+        return SelectionOptions(
+            mode=data["selection_mode"],
+            sample_size=data.get("sample_size"),
+            seed=data.get("seed") or 0,
+            crux_judge=data.get("crux_judge"),
+            tau=data["tau"] if data.get("tau") is not None else 3,
+            gold_judge=data.get("gold_judge"),
+            gold_count=data.get("gold_count") or 0,
+            attention_count=data.get("attention_count") or 0,
+        )
+
+
+class CampaignForm(SelectionFields, forms.ModelForm):
     class Meta:
         model = Campaign
         fields = [
@@ -89,6 +117,7 @@ class CampaignForm(forms.ModelForm):
             "task_type",
             "guidelines_md",
             "overlap",
+            "assignment_policy",
             "per_annotator_cap",
             "reservation_seconds",
             "control_interval",
@@ -105,12 +134,29 @@ class CampaignForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["collection"].queryset = Collection.objects.order_by("name")
-        for name, (low, high) in FIELD_BOUNDS.items():
-            _bound(self.fields[name], low, high)
+        policy = self.fields["assignment_policy"]
+        policy.required = False
+        policy.help_text = (
+            "Complete overlap first: an item another annotator labelled comes before an "
+            "untouched one, so labels meet on the same items early (for agreement; the default "
+            "when overlap is 2 or more). Cover every item once first: untouched items first."
+        )
+        # The fields the live preview reads (static/js/campaign_form.js sends these only).
+        for name in CampaignPreviewForm.base_fields:
+            self.fields[name].widget.attrs["data-preview"] = ""
 
     def field_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(title, [self[name] for name in names]) for title, names in FIELD_GROUPS]
+
+    def clean_assignment_policy(self) -> str:
+        """Empty: complete overlap first when labels are meant to overlap, else coverage."""
+        policy = self.cleaned_data.get("assignment_policy")
+        if policy:
+            return policy
+        overlap = self.cleaned_data.get("overlap") or 1
+        if overlap >= 2:
+            return Campaign.AssignmentPolicy.OVERLAP_FIRST
+        return Campaign.AssignmentPolicy.COVERAGE_FIRST
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -124,17 +170,31 @@ class CampaignForm(forms.ModelForm):
             )
         return data
 
-    def selection_options(self) -> SelectionOptions:
+
+class CampaignPreviewForm(SelectionFields):
+    """``GET /campaigns/preview/``: the new-campaign form's fields that decide the item count
+    and the warnings, with the same bounds; a collection or task not chosen yet is not an
+    error (the preview asks for them)."""
+
+    collection = forms.ModelChoiceField(queryset=Collection.objects.none(), required=False)
+    task_type = forms.ChoiceField(choices=list(TASK_LABELS.items()), required=False)
+    overlap = forms.IntegerField(initial=2)
+    per_annotator_cap = forms.IntegerField(required=False)
+    prolific_enabled = forms.BooleanField(required=False)
+
+    def preview(self) -> CampaignPreview | None:
+        """The preview of a valid form; None while the collection or task is not chosen."""
         data = self.cleaned_data
-        return SelectionOptions(
-            mode=data["selection_mode"],
-            sample_size=data.get("sample_size"),
-            seed=data.get("seed") or 0,
-            crux_judge=data.get("crux_judge"),
-            tau=data["tau"] if data.get("tau") is not None else 3,
-            gold_judge=data.get("gold_judge"),
-            gold_count=data.get("gold_count") or 0,
-            attention_count=data.get("attention_count") or 0,
+        if data.get("collection") is None or not data.get("task_type"):
+            return None
+        return preview_campaign(
+            data["collection"],
+            data["task_type"],
+            self.selection_options(),
+            overlap=data["overlap"],
+            cap=data.get("per_annotator_cap"),
+            annotators=len(data.get("annotators") or ()),
+            prolific=bool(data.get("prolific_enabled")),
         )
 
 

@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from .models import Assignment, Campaign, CampaignItem
+from .preview import overlap_warning
 from .quality import QualityStatus, campaign_quality
 
 ITEM_FILTERS = ("all", "incomplete", "complete", "controls")
@@ -51,6 +52,7 @@ class CampaignProgress:
     median_ms: float | None
     annotators: list[AnnotatorRow]
     flagged: int
+    overlap_warning: str = ""
 
 
 def annotator_rows(campaign: Campaign, now: datetime | None = None) -> list[AnnotatorRow]:
@@ -101,6 +103,10 @@ def campaign_progress(campaign: Campaign) -> CampaignProgress:
         median_ms=_median(list(times.values_list("time_spent_ms", flat=True))),
         annotators=annotators,
         flagged=sum(1 for a in annotators if a.quality.flagged),
+        # Invited or already working: the people who can give an item its labels.
+        overlap_warning=overlap_warning(
+            campaign.overlap, len(annotators), campaign.prolific_enabled
+        ),
     )
 
 

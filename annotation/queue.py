@@ -4,7 +4,15 @@ Rules:
 
 - An annotator gets an item of an open campaign whose submitted labels plus live reservations
   (its ``load``) are below the campaign's overlap, that they have not submitted, skipped or
-  reserved, least loaded first (then oldest). The candidate row is taken with
+  reserved. Which one comes first is the campaign's assignment policy:
+
+  * "complete overlap first" (the default, for agreement): an item others have labelled that
+    still needs labels, most labelled first (then least loaded, then oldest), before any
+    untouched item; so two annotators' labels meet on the same items from the start;
+  * "cover every item once first": least loaded first (then oldest), so every item gets its
+    first label before any gets a second.
+
+  With overlap 1 both are the same. The candidate row is taken with
   ``SELECT ... FOR UPDATE SKIP LOCKED`` inside the transaction that reserves it, and the load
   condition is re-checked on the locked row, so concurrent requests never hand out more than
   the overlap. One annotator's requests are serialised on their profile row, so a double click
@@ -175,12 +183,29 @@ def _reserve_next(
     if control_due:
         # Same order as the index (campaign, is_control, load, id): an indexed scan.
         pools.append(items.filter(is_control=True).order_by("load", "id"))
-    pools.append(items.filter(is_control=False, load__lt=campaign.overlap).order_by("load", "id"))
+    pools += regular_pools(campaign, items)
     for pool in pools:
         assignment = _take_first(pool, campaign, user, now)
         if assignment:
             return assignment
     return _retake_skipped(campaign, user, now) if retake_skipped else None
+
+
+def regular_pools(campaign: Campaign, items: Any) -> list[Any]:
+    """The ordinary items an annotator may get, as querysets tried in turn (see the policies
+    in the module docstring); ``items`` are the campaign's items not held by the annotator."""
+    open_items = items.filter(is_control=False, load__lt=campaign.overlap)
+    least_loaded = open_items.order_by("load", "id")  # the index item_queue_idx
+    if (
+        campaign.assignment_policy == Campaign.AssignmentPolicy.COVERAGE_FIRST
+        or campaign.overlap < 2
+    ):
+        return [least_loaded]
+    # Started, not complete: a range of the index item_overlap_queue_idx, most labelled first.
+    started = open_items.filter(
+        annotations_done__gte=1, annotations_done__lt=campaign.overlap
+    ).order_by("-annotations_done", "load", "id")
+    return [started, least_loaded]
 
 
 def _take_first(

@@ -89,6 +89,38 @@ def select_items(
     ``output_ids`` (tasks 2-4) keeps only those outputs among the task's eligible ones, e.g.
     the RAG answers LLM-retEval found disagreeing with Recall@k.
     """
+    keys = select_keys(
+        collection,
+        task_type,
+        mode,
+        sample_size=sample_size,
+        seed=seed,
+        judge=judge,
+        tau=tau,
+        output_ids=output_ids,
+    )
+    if task_type == PASSAGE_RATING:
+        return _rating_specs(keys)
+    if task_type == REPORT_COVERAGE:
+        return _coverage_specs(keys)
+    if task_type == ANSWER_EQUIVALENCE:
+        return _equivalence_specs(keys)
+    return _failure_specs(keys)
+
+
+def select_keys(
+    collection: Collection,
+    task_type: str,
+    mode: str,
+    *,
+    sample_size: int | None = None,
+    seed: int = 0,
+    judge: Judge | None = None,
+    tau: int = 3,
+    output_ids: Sequence[int] | None = None,
+) -> list[Any]:
+    """What ``select_items`` picks, as keys only: (topic, sub-question, passage) ids for
+    passage rating, output ids otherwise. Reads no texts: the new-campaign form's item count."""
     rng = random.Random(seed)
     if mode == CRUX:
         if task_type != PASSAGE_RATING:
@@ -112,13 +144,7 @@ def select_items(
         raise SelectionError("selection_mode", f"unknown selection mode '{mode}'")
     if not keys:
         raise SelectionError("task_type", _empty_message(collection, task_type))
-    if task_type == PASSAGE_RATING:
-        return _rating_specs(keys)
-    if task_type == REPORT_COVERAGE:
-        return _coverage_specs(keys)
-    if task_type == ANSWER_EQUIVALENCE:
-        return _equivalence_specs(keys)
-    return _failure_specs(keys)
+    return keys
 
 
 def _empty_message(collection: Collection, task_type: str) -> str:

@@ -38,12 +38,18 @@ urlpatterns = [
         name="annotation-skip",
     ),
     path(
+        "annotate/<slug:slug>/items/<int:pk>/undo/",
+        workspace.UndoView.as_view(),
+        name="annotation-undo",
+    ),
+    path(
         "annotate/<slug:slug>/items/<int:pk>/draft/",
         workspace.DraftView.as_view(),
         name="annotation-draft",
     ),
     path("campaigns/", campaigns.CampaignListView.as_view(), name="campaign-list"),
     path("campaigns/new/", campaigns.CampaignCreateView.as_view(), name="campaign-create"),
+    path("campaigns/preview/", campaigns.CampaignPreviewView.as_view(), name="campaign-preview"),
     path("campaigns/<int:pk>/", campaigns.CampaignDetailView.as_view(), name="campaign-detail"),
     path("campaigns/<int:pk>/state/", campaigns.CampaignStateView.as_view(), name="campaign-state"),
     path(

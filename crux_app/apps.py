@@ -7,7 +7,7 @@ class CruxAppConfig(AppConfig):
 
     def ready(self) -> None:
         from crux_app.dataio.import_job import KIND, TASK_NAME
-        from crux_app.jobs.catalog import JobKind, register_kind
+        from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 
         register_kind(
             JobKind(
@@ -18,5 +18,7 @@ class CruxAppConfig(AppConfig):
                     "A file or folder uploaded from the upload page, imported in one "
                     "transaction by the format's importer (the same as the import commands)."
                 ),
+                results_url=collection_page("collection-detail"),
+                results_label="Collection page",
             )
         )

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "evaluation.backends",
     "evaluation.agreement",
     "evaluation.leaderboard",
+    "evaluation.judge_report",
     "evaluation.crux",
     "evaluation.answers",
     "evaluation.seper",

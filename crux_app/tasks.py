@@ -4,13 +4,13 @@ go to the default ``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
 from celery import shared_task
 
 from crux_app.dataio.import_job import TASK_NAME, run_import_job
-from crux_app.models import Job
+from crux_app.jobs.runner import job_to_run
 
 
 @shared_task(name=TASK_NAME, ignore_result=True)
 def import_data(job_id: int) -> None:
     """Run an ``import`` job: the catalog importer on the job's stored upload."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_import_job(job)

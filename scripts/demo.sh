@@ -67,6 +67,7 @@ log "database: $DATABASE_URL"
 log "broker: ${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
 "$PY" manage.py migrate --noinput
 "$PY" manage.py load_demo --passwords-file "$PASSWORDS_FILE"
+"$PY" manage.py demo_campaign
 "$PY" manage.py prepare_models
 if [ "${DEMO_JOBS:-1}" != 0 ]; then
   "$PY" manage.py queue_demo_jobs

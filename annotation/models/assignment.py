@@ -21,6 +21,19 @@ class AssignmentQuerySet(models.QuerySet):
     def submitted(self) -> AssignmentQuerySet:
         return self.filter(state=Assignment.State.SUBMITTED)
 
+    def latest_first(self) -> AssignmentQuerySet:
+        """Newest submission first (ties: the later row first)."""
+        return self.order_by("-submitted_at", "-id")
+
+    def latest_submitted(self, campaign_id: int, annotator_id: int) -> Assignment | None:
+        """The annotator's most recent submitted answer in the campaign."""
+        return (
+            self.submitted()
+            .filter(campaign_id=campaign_id, annotator_id=annotator_id)
+            .latest_first()
+            .first()
+        )
+
     def labels(self, task_type: str) -> AssignmentQuerySet:
         """Submitted answers of one task type over every campaign, one row per assignment:
         campaign, item, topic, output (and reference output), annotator and the answer JSON.

@@ -26,6 +26,11 @@ class Campaign(models.Model):
         WARN = "warn", "Warn (flag the annotator on the progress page)"
         BLOCK = "block", "Block (stop handing the annotator items)"
 
+    class AssignmentPolicy(models.TextChoices):
+        # See annotation/queue.py. With overlap 1 both policies hand out items the same way.
+        OVERLAP_FIRST = "overlap_first", "Complete overlap first (for agreement)"
+        COVERAGE_FIRST = "coverage_first", "Cover every item once first"
+
     name = models.CharField(max_length=200, unique=True)
     slug = models.SlugField(max_length=80, unique=True)
     collection = models.ForeignKey(
@@ -41,6 +46,16 @@ class Campaign(models.Model):
         null=True,
         blank=True,
         help_text="Empty for no cap. Gold items and attention checks come on top of it.",
+    )
+    assignment_policy = models.CharField(
+        max_length=16,
+        choices=AssignmentPolicy.choices,
+        default=AssignmentPolicy.OVERLAP_FIRST,
+        help_text=(
+            "Complete overlap first: an item someone labelled and that still needs labels comes "
+            "before an untouched one, so agreement can be measured early. Cover every item once "
+            "first: untouched items first."
+        ),
     )
     reservation_seconds = models.PositiveIntegerField(
         default=900,
@@ -189,6 +204,11 @@ class CampaignItem(models.Model):
         indexes = [
             # The queue's scan: a campaign's items, least loaded first.
             models.Index(fields=["campaign", "is_control", "load", "id"], name="item_queue_idx"),
+            # "Complete overlap first": started items, most labelled first.
+            models.Index(
+                fields=["campaign", "is_control", "-annotations_done", "load", "id"],
+                name="item_overlap_queue_idx",
+            ),
         ]
 
     def __str__(self) -> str:

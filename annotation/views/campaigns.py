@@ -16,7 +16,13 @@ from django.views import View
 from annotation import exports
 from annotation.accounts import invite_annotator
 from annotation.campaign_setup import GoldUploadError, apply_gold_csv, create_campaign
-from annotation.forms import AnnotatorExportForm, CampaignForm, GoldUploadForm, InviteForm
+from annotation.forms import (
+    AnnotatorExportForm,
+    CampaignForm,
+    CampaignPreviewForm,
+    GoldUploadForm,
+    InviteForm,
+)
 from annotation.models import Campaign
 from annotation.progress import ITEM_FILTERS, campaign_progress, item_page
 from annotation.selection import SelectionError
@@ -57,6 +63,19 @@ class CampaignCreateView(ResearcherRequiredMixin, View):
                 )
                 return redirect("campaign-detail", pk=campaign.pk)
         return render(request, "annotation/campaign_form.html", {"form": form}, status=400)
+
+
+class CampaignPreviewView(ResearcherRequiredMixin, View):
+    """The new-campaign form's live preview (htmx): item count, labels needed, warnings. A
+    field out of its bounds or of its type is a 400 naming it (shown in the same place)."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        form = CampaignPreviewForm(request.GET)
+        if not form.is_valid():
+            context = {"errors": form.errors}
+            return render(request, "annotation/_campaign_preview.html", context, status=400)
+        context = {"preview": form.preview()}
+        return render(request, "annotation/_campaign_preview.html", context)
 
 
 class CampaignDetailView(ResearcherRequiredMixin, View):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,10 +19,11 @@ from django.views import View
 
 from annotation import queue
 from annotation.accounts import can_annotate
-from annotation.answers import AnswerError, parse_answer
+from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
 from annotation.models import AnnotatorProfile, Assignment, Campaign
 from annotation.submission import submit
 from annotation.task_types import ANSWER_KEYS, task_label
+from annotation.undo import UndoRefused, undo
 from crux_app.vocabulary import FAILURE_TAXONOMY, RUBRIC_LEVELS
 
 DRAFT_FIELDS_SKIPPED = {"csrfmiddlewaretoken", "time_spent_ms"}
@@ -29,6 +31,12 @@ DRAFT_VALUE_CHARS = 20_000
 MAX_ID = 2**63 - 1  # primary keys are bigint
 # What a submit may report before ``submit`` caps it at a day: a browser sends far less.
 MAX_TIME_SENT_MS = 10**12
+
+SAVED = "Answer saved. Press u to undo it."
+ALREADY_SAVED = "This answer was saved before."
+SKIPPED = "Skipped: the item goes back to the others; it comes back to you only at the end."
+ALREADY_SKIPPED = "This item was already given back."
+REOPENED = "Your last answer is open again: change it and submit."
 
 
 class PrefetchQuery(forms.Form):
@@ -102,20 +110,35 @@ def _question_rows(payload: dict[str, Any], draft: dict[str, str]) -> list[dict[
     return rows
 
 
-def item_context(campaign: Campaign, assignment: Assignment) -> dict[str, Any]:
+def item_context(
+    campaign: Campaign, assignment: Assignment, draft: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The item with ``draft`` (default: the assignment's own draft) filled in."""
     item = assignment.item
+    if draft is None:
+        draft = assignment.draft or {}
     return {
-        "rows": _question_rows(item.payload, assignment.draft or {}),
+        "rows": _question_rows(item.payload, draft),
         "campaign": campaign,
         "assignment": assignment,
         "task": campaign.task_type,
         "payload": item.payload,
-        "draft": assignment.draft or {},
+        "draft": draft,
         "rubric": RUBRIC_LEVELS,  # (rating, text), 5 first: the judge's prompt reads the same
         "categories": FAILURE_TAXONOMY,
         "answer_keys": ANSWER_KEYS[campaign.task_type],
         "prefetch_url": reverse("annotation-prefetch", args=[campaign.slug])
         + f"?after={assignment.pk}",
+    }
+
+
+def back_context(campaign: Campaign, user: Any, *, can_undo: bool = True) -> dict[str, Any]:
+    """The link to the annotator's previous item (their latest submission) and whether the
+    undo button shows (not right after an undo: one step, until the next submission)."""
+    previous = Assignment.objects.latest_submitted(campaign.pk, user.pk)
+    return {
+        "previous": previous,
+        "can_undo": can_undo and previous is not None and campaign.is_open,
     }
 
 
@@ -144,12 +167,34 @@ def render_slot(
         template = "annotation/_done.html"
     if page:
         context.update(
-            progress_context(campaign, request.user),
+            **progress_context(campaign, request.user),
+            **back_context(campaign, request.user),
             slot_template=template,
             task_label=task_label(campaign.task_type),
         )
         return render(request, "annotation/workspace.html", context)
     return render(request, template, context)
+
+
+def review_context(campaign: Campaign, assignment: Assignment, user: Any) -> dict[str, Any]:
+    """A submitted item shown read-only with its answer, and whether it can still change."""
+    latest = Assignment.objects.latest_submitted(campaign.pk, user.pk)
+    earlier = (
+        Assignment.objects.submitted()
+        .filter(campaign=campaign, annotator=user, submitted_at__lt=assignment.submitted_at)
+        .latest_first()
+        .first()
+    )
+    answer = answer_to_draft(campaign.task_type, assignment.answer)
+    return {
+        **item_context(campaign, assignment, answer),
+        "review": True,
+        "summary": answer_summary(campaign.task_type, assignment.answer),
+        "submitted_at": assignment.submitted_at,
+        "can_change": campaign.is_open and latest is not None and latest.pk == assignment.pk,
+        "previous": earlier,
+        "task_label": task_label(campaign.task_type),
+    }
 
 
 class AnnotatorHomeView(LoginRequiredMixin, View):
@@ -170,11 +215,15 @@ class WorkspaceView(LoginRequiredMixin, View):
 
 
 class ItemView(LoginRequiredMixin, View):
-    """A direct link to one of the annotator's own reserved items."""
+    """A direct link to one of the annotator's own items: a reserved one to work on, a
+    submitted one to look at again (the workspace's "previous item" link)."""
 
     def get(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         campaign = campaign_for(request, slug)
         assignment = assignment_for(request, campaign, pk)
+        if assignment.state == Assignment.State.SUBMITTED:
+            context = review_context(campaign, assignment, request.user)
+            return render(request, "annotation/review.html", context)
         if assignment.state != Assignment.State.RESERVED:
             return redirect("annotation-workspace", slug=campaign.slug)
         return render_slot(request, campaign, queue.NextItem(assignment, queue.ITEM), page=True)
@@ -202,13 +251,20 @@ class PrefetchView(LoginRequiredMixin, View):
         return render(request, "annotation/_item.html", item_context(campaign, result.assignment))
 
 
-def _done_response(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    """After a submit or skip: the new progress bar (an out-of-band swap) for htmx, else the
-    workspace page again."""
+def _done_response(request: HttpRequest, campaign: Campaign, status: str) -> HttpResponse:
+    """After a submit or skip: for htmx, out-of-band swaps of the progress bar, the previous
+    item link and the status line; else the workspace page again, with the status."""
     if not request.htmx:
+        messages.info(request, status)
         return redirect("annotation-workspace", slug=campaign.slug)
-    context = {**progress_context(campaign, request.user), "oob": True}
-    return render(request, "annotation/_progress.html", context)
+    context = {
+        **progress_context(campaign, request.user),
+        **back_context(campaign, request.user),
+        "campaign": campaign,
+        "status": status,
+        "oob": True,
+    }
+    return render(request, "annotation/_after_action.html", context)
 
 
 class SubmitView(LoginRequiredMixin, View):
@@ -225,15 +281,42 @@ class SubmitView(LoginRequiredMixin, View):
             answer = parse_answer(campaign.task_type, request.POST, assignment.item.payload)
         except AnswerError as error:
             return HttpResponse(str(error), status=400, content_type="text/plain")
-        submit(assignment, answer, timing.cleaned_data["time_spent_ms"])
-        return _done_response(request, campaign)
+        result = submit(assignment, answer, timing.cleaned_data["time_spent_ms"])
+        return _done_response(request, campaign, SAVED if result.stored else ALREADY_SAVED)
 
 
 class SkipView(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         campaign = campaign_for(request, slug)
-        queue.skip(assignment_for(request, campaign, pk))
-        return _done_response(request, campaign)
+        skipped = queue.skip(assignment_for(request, campaign, pk))
+        return _done_response(request, campaign, SKIPPED if skipped else ALREADY_SKIPPED)
+
+
+class UndoView(LoginRequiredMixin, View):
+    """Reopen the annotator's latest submitted answer (key ``u`` in the workspace). For htmx:
+    the reopened item with its answer filled in; a refusal is a 409 saying why."""
+
+    def post(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+        campaign = campaign_for(request, slug)
+        assignment = assignment_for(request, campaign, pk)
+        try:
+            reopened = undo(assignment)
+        except UndoRefused as error:
+            if request.htmx:
+                return HttpResponse(str(error), status=409, content_type="text/plain")
+            messages.error(request, str(error))
+            return redirect("annotation-item", slug=campaign.slug, pk=assignment.pk)
+        if not request.htmx:
+            messages.info(request, REOPENED)
+            return redirect("annotation-item", slug=campaign.slug, pk=reopened.pk)
+        context = {
+            **item_context(campaign, reopened),
+            **progress_context(campaign, request.user),
+            **back_context(campaign, request.user, can_undo=False),
+            "status": REOPENED,
+            "oob": True,
+        }
+        return render(request, "annotation/_reopened.html", context)
 
 
 class DraftView(LoginRequiredMixin, View):

@@ -12,6 +12,11 @@
   ``docids`` a list or a Python-list string, ``questions`` a list or a string holding one.
 - ``*.run``: TREC runs named by the file stem; context and run passages that have no document
   file are kept as text-less passages and counted.
+- ``*.qrels``: TREC passage qrels (``qid 0 pid grade``, read by ``import_qrels.parse_qrels``)
+  stored with the file stem as their source: ``expert.qrels`` -> source ``expert``, the name of
+  the judge whose labels they are, as ``qrels_judge`` stores a judge's qrels. Their topics and
+  passages must be in the folder (documents, report contexts or runs). A re-import replaces
+  the source's qrels of the topics the file names.
 - ``labels/{judge}_qrels.jsonl`` and ``labels/{judge}_qlabels.jsonl``: see ``platform_labels``.
 """
 
@@ -23,11 +28,14 @@ from typing import Any
 
 from django.db import transaction
 
-from crux_app.models import GeneratedOutput, Topic
+from crux_app.models import GeneratedOutput, PassageQrel, Topic
 
 from .errors import ImportFailure
+from .import_qrels import parse_qrels
 from .import_run import parse_run
+from .label_store import upsert_passage_qrels
 from .platform_labels import import_labels
+from .qrels_judge import MAX_SOURCE_LENGTH, qrels_source
 from .readers import Record, SourceDir, json_problem, read_json_document, read_jsonl
 from .results import ImportResult
 from .store import BATCH_SIZE, CollectionStore
@@ -63,6 +71,10 @@ def import_crux_labeling(
     result = ImportResult(format="crux-labeling", collection=collection)
     report_files = sorted(source.glob("*.jsonl"), key=lambda p: (p.name != ORACLE_FILE, p.name))
     run_files = sorted(source.glob("*.run"))
+    # Dot files (._expert.qrels from macOS archives and the like) are not qrels.
+    qrels_files = sorted(
+        p for p in source.glob("*.qrels") if p.is_file() and not p.name.startswith(".")
+    )
     if not report_files and not run_files:
         raise ImportFailure(src.label(source), None, "no *.jsonl report files or *.run files")
     with transaction.atomic():
@@ -79,6 +91,8 @@ def import_crux_labeling(
             result.add("runs")
             result.add("run entries", len(parsed.lines))
             result.add("passages without text", parsed.passages_created)
+        for path in qrels_files:
+            _store_qrels(path, src.label(path), store, result, progress)
         import_labels(src, store, result)
     return result
 
@@ -99,6 +113,27 @@ def _store_documents(src: SourceDir, store: CollectionStore, result, progress) -
             result.add("passages", store.upsert_passages(batch))
             batch = []
     result.add("passages", store.upsert_passages(batch))
+
+
+def _store_qrels(path: Path, label: str, store: CollectionStore, result, progress) -> None:
+    """The qrels file as the passage qrels of the source named by its stem."""
+    source = qrels_source(path.stem)
+    if len(source) > MAX_SOURCE_LENGTH:
+        raise ImportFailure(
+            label, None, f"the file name makes a source name over {MAX_SOURCE_LENGTH} characters"
+        )
+    qrels, _ = parse_qrels(path, label, store, add_missing=False, progress=progress)
+    rows = [(topic_id, passage_id, grade, source) for topic_id, passage_id, grade in qrels]
+    kept = {(topic_id, passage_id) for topic_id, passage_id, _ in qrels}
+    stored = PassageQrel.objects.filter(topic_id__in={t for t, _ in kept}, source=source)
+    gone = [
+        pk
+        for pk, *key in stored.values_list("pk", "topic_id", "passage_id")
+        if tuple(key) not in kept
+    ]
+    PassageQrel.objects.filter(pk__in=gone).delete()
+    upsert_passage_qrels(rows)
+    result.add("passage qrels", len(rows))
 
 
 # ---- Report files ----------------------------------------------------------------------

@@ -258,9 +258,9 @@ def read_columns(
         yield Row(label, number, fields)
 
 
-def read_tsv_pairs(path: Path, label: str, layout: str) -> Iterator[Row]:
+def read_tsv_pairs(path: Path, label: str, layout: str, progress: bool = False) -> Iterator[Row]:
     """Lines of ``key<TAB>value`` where the value may hold spaces."""
-    for number, text in _text_lines(path, label, False):
+    for number, text in _text_lines(path, label, progress):
         fields = text.rstrip("\r\n").split("\t", 1)
         if len(fields) != 2 or not fields[0].strip():
             raise ImportFailure(label, number, f"expected two tab-separated fields ({layout})")

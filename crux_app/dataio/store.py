@@ -21,7 +21,7 @@ from crux_app.models import (
 )
 
 from .errors import ImportFailure
-from .pg_copy import upsert_rows
+from .pg_copy import insert_rows, rows_by_key, upsert_rows
 
 BATCH_SIZE = 5000
 
@@ -186,14 +186,21 @@ class CollectionStore:
     def ensure_passages(self, external_ids: Iterable[str]) -> int:
         """Create text-less passages for ids the collection lacks; returns how many it made."""
         missing = list(dict.fromkeys(pid for pid in external_ids if pid not in self.passage_ids))
-        rows = [
-            Passage(collection=self.collection, external_id=pid, text="", has_text=False)
-            for pid in missing
-        ]
-        Passage.objects.bulk_create(rows, batch_size=BATCH_SIZE)
-        for row in rows:
-            self.passage_ids[row.external_id] = row.pk
-        return len(rows)
+        insert_rows(
+            Passage,
+            ["collection_id", "external_id", "text", "has_text"],
+            ((self.collection.pk, pid, "", False) for pid in missing),
+        )
+        self.passage_ids.update(
+            rows_by_key(
+                Passage,
+                ["external_id", "id"],
+                "external_id",
+                missing,
+                collection_id=self.collection.pk,
+            )
+        )
+        return len(missing)
 
     # Runs -------------------------------------------------------------------------------
 
@@ -215,19 +222,13 @@ class CollectionStore:
         if scope_topics is not None:
             stale = stale.filter(topic_id__in=list(scope_topics))
         stale.delete()
-        RunEntry.objects.bulk_create(
-            [
-                RunEntry(
-                    run=run,
-                    topic_id=line.topic_id,
-                    passage_id=line.passage_id,
-                    rank=line.rank,
-                    score=line.score,
-                    line_order=line.line_order,
-                )
+        insert_rows(
+            RunEntry,
+            ["run_id", "topic_id", "passage_id", "rank", "score", "line_order"],
+            (
+                (run.pk, line.topic_id, line.passage_id, line.rank, line.score, line.line_order)
                 for line in lines
-            ],
-            batch_size=BATCH_SIZE,
+            ),
         )
         return run
 

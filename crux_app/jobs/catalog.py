@@ -12,11 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.urls import reverse
+
 if TYPE_CHECKING:
-    from crux_app.models import Run, Topic
+    from crux_app.models import Job, Run, Topic
 
 # (its demo collection's first run, first topic) -> (params, topic or None).
 DemoJob = Callable[["Run", "Topic"], tuple[dict[str, Any], "Topic | None"]]
+# A job -> the URL of the page its results fill (None when it has none, e.g. no collection).
+ResultsUrl = Callable[["Job"], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,14 @@ class JobKind:
     demo: DemoJob | None = None  # a small job the demo queues
     demo_order: int = 0  # queue order of demo jobs on one worker (lower first)
     demo_collection: str = ""  # the demo collection it runs on ("": the demo QA collection)
+    results_url: ResultsUrl | None = None  # the page the job fills, linked from the job's page
+    results_label: str | Callable[[Job], str] = "Results"  # that link's text (or its maker)
+
+
+@dataclass(frozen=True)
+class ResultsLink:
+    url: str
+    label: str
 
 
 class UnknownJobKind(ValueError):
@@ -60,3 +72,30 @@ def kind_label(name: str) -> str:
 def demo_kinds() -> list[JobKind]:
     """Kinds with a demo job, in queue order."""
     return sorted((k for k in CATALOG.values() if k.demo), key=lambda k: (k.demo_order, k.name))
+
+
+def results_link(job: Job) -> ResultsLink | None:
+    """The page the job's kind says the job fills (None: the kind names none, or not for it)."""
+    kind = CATALOG.get(job.kind)
+    if kind is None or kind.results_url is None:
+        return None
+    url = kind.results_url(job)
+    if not url:
+        return None
+    label = kind.results_label
+    return ResultsLink(url, label(job) if callable(label) else label)
+
+
+def collection_page(url_name: str, topic_url_name: str | None = None) -> ResultsUrl:
+    """A ``results_url``: the job's collection's page ``url_name`` (its one argument the
+    collection's pk), or for a job of one topic that topic's ``topic_url_name`` page (the
+    collection's and the topic's pk); None for a job without a collection."""
+
+    def url(job: Job) -> str | None:
+        if job.collection_id is None:
+            return None
+        if topic_url_name and job.topic_id is not None:
+            return reverse(topic_url_name, args=[job.collection_id, job.topic_id])
+        return reverse(url_name, args=[job.collection_id])
+
+    return url

@@ -17,6 +17,7 @@ from typing import TypeVar
 from django.conf import settings
 
 from crux_app.models import Job
+from crux_app.models.job import JobCancelled
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +51,16 @@ def traceback_excerpt(exc: BaseException, limit: int = TRACEBACK_EXCERPT_CHARS) 
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
+def job_to_run(job_id: int) -> Job | None:
+    """The job a task was sent for; None when it was deleted or cancelled before a worker got
+    to it (the task then does nothing)."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is not None and job.state == Job.State.CANCELLED:
+        logger.info("job #%s was cancelled before it started: not run", job_id)
+        return None
+    return job
+
+
 def run_batches(
     job: Job,
     batches: Sequence[Sequence[T]],
@@ -58,7 +69,8 @@ def run_batches(
     retries: int | None = None,
     note: str = "",
 ) -> Job:
-    """Process ``batches`` in order with live progress; finish the job succeeded or failed.
+    """Process ``batches`` in order with live progress; finish the job succeeded, failed or
+    cancelled.
 
     Model tokens the backends spent are added to the job after every batch.
     ``process`` may return counts (e.g. ``{"generated": 2, "skipped": 1}``); their sums become
@@ -67,15 +79,26 @@ def run_batches(
     that never succeeds fails the job, but later batches still run. ``note`` (e.g. what the
     plan left out) ends the final message, written with the final state in one update, so a
     page that sees the job finished sees the whole message.
+
+    A cancel asked for (``Job.cancel_requested``) is seen before each batch: the job then ends
+    cancelled, what earlier batches stored is kept. A job cancelled before it started is left
+    as it is and nothing runs.
     """
     retries = settings.JOB_BATCH_RETRIES if retries is None else retries
-    job.mark_running(total=sum(len(batch) for batch in batches))
+    total = sum(len(batch) for batch in batches)
+    try:
+        job.mark_running(total=total)
+    except JobCancelled:
+        return job
     job.set_done(0)
     _record_usage(job)  # planning's model calls (a capability probe, say) count too
     done = 0
     failed_batches: list[int] = []
     counts: Counter[str] = Counter()
+    cancelled = False
     for index, batch in enumerate(batches):
+        if cancelled := job.cancel_is_requested():
+            break
         result = _process_with_retries(job, index, batch, process, retries)
         _record_usage(job)
         if result is None:
@@ -85,8 +108,11 @@ def run_batches(
         done += len(batch)
         job.set_done(done)  # absolute, so a re-run never counts an item twice
     summary = ", ".join([*(f"{name} {n}" for name, n in counts.items()), *filter(None, [note])])
-    if failed_batches:
-        failed = f"{len(failed_batches)} of {len(batches)} batches failed"
+    failed = f"{len(failed_batches)} of {len(batches)} batches failed" if failed_batches else ""
+    if cancelled:
+        stopped = f"cancelled after {done} of {total} items (stored results kept)"
+        job.finish(Job.State.CANCELLED, "; ".join(filter(None, [stopped, failed, summary])))
+    elif failed_batches:
         job.finish(Job.State.FAILED, "; ".join(filter(None, [failed, summary])))
     else:
         job.finish(Job.State.SUCCEEDED, summary)
@@ -121,6 +147,8 @@ def fail_job_on_error(job: Job) -> Iterator[None]:
     """
     try:
         yield
+    except JobCancelled:
+        job.refresh_from_db()  # cancelled before it started: it stays so
     except Exception as exc:
         logger.warning("job #%s failed: %s", job.pk, exc)
         job.add_error(

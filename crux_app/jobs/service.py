@@ -7,6 +7,7 @@ from typing import Any
 from celery import uuid
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from crux_app.celery import app as celery_app
 from crux_app.models import Collection, Job, Topic
@@ -16,6 +17,13 @@ from .catalog import get_kind
 
 class JobNotRetryable(ValueError):
     """A job that is still pending or running cannot be sent again."""
+
+
+class JobNotCancellable(ValueError):
+    """A finished job has nothing left to cancel."""
+
+
+CANCELLED_PENDING_MESSAGE = "cancelled before a worker started it"
 
 
 def start_job(
@@ -44,15 +52,41 @@ def start_job(
 
 
 def retry_job(job: Job) -> Job:
-    """Send a finished job's task again; its work is idempotent, so only missing items are done."""
+    """Send a finished job's task again (a cancelled one resumes); its work is idempotent, so
+    only missing items are done."""
     job.refresh_from_db()
     if not job.is_finished:
         raise JobNotRetryable(f"job #{job.pk} is {job.state}; only finished jobs can be retried")
     Job.objects.filter(pk=job.pk).update(
-        state=Job.State.PENDING, celery_task_id=uuid(), finished_at=None, message=""
+        state=Job.State.PENDING,
+        celery_task_id=uuid(),
+        finished_at=None,
+        message="",
+        cancel_requested=False,
     )
     job.refresh_from_db()
     _send_on_commit(job)
+    return job
+
+
+def cancel_job(job: Job) -> Job:
+    """Cancel a job: a pending one at once (a worker that gets its task does nothing), a running
+    one before its next batch (its worker ends it cancelled). Stored results are kept."""
+    pending = Job.objects.filter(pk=job.pk, state=Job.State.PENDING)
+    cancelled_now = pending.update(
+        state=Job.State.CANCELLED,
+        cancel_requested=True,
+        finished_at=timezone.now(),
+        message=CANCELLED_PENDING_MESSAGE,
+    )
+    if not cancelled_now:
+        running = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING)
+        if not running.update(cancel_requested=True):
+            job.refresh_from_db()
+            raise JobNotCancellable(
+                f"job #{job.pk} is {job.state}; only pending or running jobs can be cancelled"
+            )
+    job.refresh_from_db()
     return job
 
 

@@ -42,7 +42,9 @@ class JobStartView(ResearcherRequiredMixin, View):
         messages.success(request, f"Started {job}: {self.started_message}")
         return redirect("job-detail", pk=job.pk)
 
-    def extra_context(self) -> dict[str, object]:
+    def extra_context(self, collection: Collection, form: forms.Form) -> dict[str, object]:
+        """More of the page's context (the form is bound on a refused POST, else unbound with
+        its initial values from the query string)."""
         return {}
 
     def _render(
@@ -53,6 +55,6 @@ class JobStartView(ResearcherRequiredMixin, View):
             "collection": collection,
             "form": form,
             "jobs": jobs.select_related("topic")[:RECENT_JOBS],
-            **self.extra_context(),
+            **self.extra_context(collection, form),
         }
         return render(request, self.template, context, status=status)

@@ -6,6 +6,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 
+class JobCancelled(Exception):
+    """The job was cancelled before a worker started it: nothing is to be done."""
+
+
 class JobQuerySet(models.QuerySet):
     def for_collection(self, collection: models.Model) -> "JobQuerySet":
         return self.filter(collection=collection)
@@ -26,6 +30,7 @@ class Job(models.Model):
         RUNNING = "running", "Running"
         SUCCEEDED = "succeeded", "Succeeded"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
     kind = models.CharField(max_length=64)
     params = models.JSONField(default=dict, blank=True)
@@ -45,11 +50,15 @@ class Job(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     attempts = models.PositiveIntegerField(default=0)
+    # Set by a researcher's cancel: the worker stops before its next batch (stored results kept).
+    cancel_requested = models.BooleanField(default=False)
     # Model tokens this job spent (every attempt), as the backends counted them.
     prompt_tokens = models.PositiveBigIntegerField(default=0)
     completion_tokens = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # When the current attempt started its batches: the clock of the time-left estimate.
+    running_since = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = JobQuerySet.as_manager()
@@ -66,7 +75,7 @@ class Job(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.state in {self.State.SUCCEEDED, self.State.FAILED}
+        return self.state in {self.State.SUCCEEDED, self.State.FAILED, self.State.CANCELLED}
 
     @property
     def duration_s(self) -> float | None:
@@ -76,14 +85,29 @@ class Job(models.Model):
         return (end - self.started_at).total_seconds()
 
     def mark_running(self, total: int) -> None:
-        Job.objects.filter(pk=self.pk).update(
-            state=self.State.RUNNING,
-            total=total,
-            started_at=self.started_at or timezone.now(),
-            finished_at=None,
-            attempts=F("attempts") + 1,
+        """Start an attempt; a job cancelled meanwhile is not started (``JobCancelled``)."""
+        now = timezone.now()
+        started = (
+            Job.objects.filter(pk=self.pk)
+            .exclude(state=self.State.CANCELLED)
+            .update(
+                state=self.State.RUNNING,
+                total=total,
+                started_at=self.started_at or now,
+                running_since=now,
+                finished_at=None,
+                attempts=F("attempts") + 1,
+            )
         )
         self.refresh_from_db()
+        if not started:
+            raise JobCancelled(f"job #{self.pk} was cancelled before it started")
+
+    def cancel_is_requested(self) -> bool:
+        """Whether a researcher asked this job to stop (one query: asked between batches)."""
+        requested = Job.objects.filter(pk=self.pk, cancel_requested=True).exists()
+        self.cancel_requested = requested
+        return requested
 
     def set_done(self, done: int) -> None:
         """Record progress as an absolute count, so a retried job never double-counts."""
@@ -107,7 +131,8 @@ class Job(models.Model):
         Job.objects.filter(pk=self.pk).update(errors=self.errors)
 
     def finish(self, state: str, message: str = "") -> None:
-        Job.objects.filter(pk=self.pk).update(
+        """Record the final state (a job cancelled before it started stays cancelled)."""
+        Job.objects.filter(pk=self.pk).exclude(state=self.State.CANCELLED).update(
             state=state, message=message, finished_at=timezone.now()
         )
         self.refresh_from_db()

@@ -8,6 +8,7 @@ from django.views import View
 from crux_app.models import Collection, Topic
 from crux_app.queries import collection_page, topic_page
 from crux_app.roles import ResearcherRequiredMixin
+from crux_app.topic_summaries import summaries_for
 
 
 class CollectionListView(ResearcherRequiredMixin, View):
@@ -29,7 +30,8 @@ class TopicDetailView(ResearcherRequiredMixin, View):
         topic = get_object_or_404(
             Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
         )
-        return render(request, "crux_app/topic_detail.html", {"page": topic_page(topic)})
+        context = {"page": topic_page(topic), "summaries": summaries_for(topic)}
+        return render(request, "crux_app/topic_detail.html", context)
 
 
 urlpatterns = [

@@ -24,7 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views import View
 
-from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat
+from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat, upload_formats
 from crux_app.dataio.import_job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import StoredUpload, UploadRejected, store_file, store_folder
 from crux_app.models import Collection
@@ -32,7 +32,7 @@ from crux_app.roles import ResearcherRequiredMixin, is_researcher
 
 
 class UploadForm(forms.Form):
-    format = forms.ChoiceField(choices=[(f.name, f.label) for f in IMPORT_FORMATS.values()])
+    format = forms.ChoiceField(choices=[(f.name, f.label) for f in upload_formats()])
     collection = forms.CharField(max_length=200, help_text="an existing collection or a new one")
     split = forms.CharField(max_length=50, required=False)
     tau = forms.IntegerField(min_value=1, max_value=5, required=False)
@@ -95,7 +95,7 @@ class UploadView(ResearcherRequiredMixin, View):
     def _render(self, request, form: UploadForm, status: int = 200) -> HttpResponse:
         context = {
             "form": form,
-            "formats": IMPORT_FORMATS.values(),
+            "formats": upload_formats(),
             "collections": Collection.objects.values_list("name", flat=True),
         }
         return render(request, self.template_name, context, status=status)

@@ -1,10 +1,12 @@
 from django.urls import path
 
 from . import collections, jobs, upload
+from .favicon import FaviconView
 from .home import HomeView
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     *collections.urlpatterns,
     *upload.urlpatterns,
     *jobs.urlpatterns,

@@ -3,6 +3,7 @@ disagreements listed per task, format."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -17,6 +18,19 @@ FORMATS = ("page", "json", "csv", "html")
 FORM_DEFAULTS = {"tau": str(DEFAULT_TAU), "resamples": str(DEFAULT_RESAMPLES)}
 
 
+class CampaignField(forms.ChoiceField):
+    """One of the collection's campaigns by slug; its name is taken too (the command's
+    ``--campaign`` accepts either) and read as the slug."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.aliases: dict[str, str] = {}
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return self.aliases.get(text, text)
+
+
 class AgreementForm(forms.Form):
     judge = forms.MultipleChoiceField(
         required=False,
@@ -26,16 +40,29 @@ class AgreementForm(forms.Form):
     tau = forms.FloatField(
         required=False, min_value=0.5, max_value=5, widget=forms.NumberInput(attrs={"step": 0.5})
     )
-    campaign = forms.CharField(required=False, max_length=200)
+    campaign = CampaignField(required=False)
     resamples = forms.IntegerField(required=False, min_value=0, max_value=MAX_RESAMPLES)
     max_disagreements = forms.IntegerField(
         required=False, min_value=0, max_value=MAX_DISAGREEMENTS, widget=forms.HiddenInput
     )
     format = forms.ChoiceField(required=False, choices=[(f, f) for f in FORMATS])
 
-    def __init__(self, *args: Any, raters: list[Rater], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        raters: list[Rater],
+        campaigns: Sequence[tuple[str, str]] = (),  # (slug, name)
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["judge"].choices = [(r.name, f"{r.name} ({r.kind})") for r in raters]
+        campaign = self.fields["campaign"]
+        campaign.choices = [("", "every judgment (no campaign)"), *campaigns]
+        campaign.aliases = {name: slug for slug, name in campaigns}
+        listing = ", ".join(repr(name) for _, name in campaigns) or "none"
+        campaign.error_messages["invalid_choice"] = (
+            f"campaign %(value)s does not exist in this collection; campaigns there: {listing}"
+        )
 
     def options(self) -> AgreementOptions:
         data = self.cleaned_data

@@ -72,6 +72,12 @@ class CampaignScope:
         return judgments.filter(Exists(passage) | Exists(report)).filter(who)
 
 
+def collection_campaigns(collection: Collection) -> list[tuple[str, str]]:
+    """(slug, name) of the collection's campaigns, by name: the page's campaign choices."""
+    campaigns = Campaign.objects.filter(collection=collection).order_by("name")
+    return list(campaigns.values_list("slug", "name"))
+
+
 def campaign_scope(collection: Collection, name: str | None) -> CampaignScope:
     """The campaign called ``name`` (or with that slug) in the collection."""
     if name is None:

@@ -3,9 +3,12 @@ once here so that both print the same numbers."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
+from html import escape
 
 from evaluation.agreement.machine_agreement import POOLED, ConfusionMatrix
+from evaluation.agreement.page_layout import layout
 from evaluation.agreement.records import CoveragePoint, Record, statistic_label
 from evaluation.agreement.report import AgreementReport
 from evaluation.agreement.report_export import meta
@@ -120,8 +123,26 @@ def headline(human_vs_llm: list[Row]) -> list[dict]:
     return out
 
 
+# Characters per title line that fit the figure's width at 13 px (long judge names wrap).
+CONFUSION_TITLE_CHARS = 46
+COVERAGE_TITLE_CHARS = 58
+AXIS_TITLE_CHARS = 48
+LINE_PX = 18  # height of one title line
+
+
+def wrapped(text: str, width: int) -> tuple[str, int]:
+    """``text`` escaped for plotly (which reads its titles as HTML) and broken at spaces into
+    lines of at most ``width`` characters (a longer word is cut), and the number of lines."""
+    lines = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+    return "<br>".join(escape(line, quote=False) for line in lines), len(lines)
+
+
 def confusion_figure(cm: ConfusionMatrix) -> dict:
-    """A plotly heatmap spec (plain data: building go.Figure objects costs ~50 ms each)."""
+    """A plotly heatmap spec (plain data: building go.Figure objects costs ~50 ms each). The
+    title and axis titles wrap inside the figure and the margins grow to hold them."""
+    title, n_title = wrapped(f"{cm.task}: {cm.judge} vs {cm.reference}", CONFUSION_TITLE_CHARS)
+    x_title, n_x = wrapped(f"{cm.judge} ({cm.scale})", AXIS_TITLE_CHARS)
+    y_title, n_y = wrapped(cm.reference, AXIS_TITLE_CHARS)
     trace = {
         "type": "heatmap",
         "z": cm.matrix,
@@ -134,21 +155,32 @@ def confusion_figure(cm: ConfusionMatrix) -> dict:
         "hovertemplate": "human %{y}, judge %{x}: %{z}<extra></extra>",
     }
     layout = {
-        "title": {"text": f"{cm.task}: {cm.judge} vs {cm.reference}", "font": {"size": 13}},
-        "xaxis": {
-            "title": {"text": f"{cm.judge} ({cm.scale})"},
-            "type": "category",
-            "automargin": True,
+        "title": {
+            "text": title,
+            "font": {"size": 13},
+            "x": 0.5,
+            "xanchor": "center",
+            # From the figure's top edge down into the top margin, which holds every line.
+            "yref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "pad": {"t": 14},
         },
+        "xaxis": {"title": {"text": x_title}, "type": "category", "automargin": True},
         "yaxis": {
-            "title": {"text": cm.reference},
+            "title": {"text": y_title},
             "type": "category",
             "autorange": "reversed",
             "automargin": True,
         },
         "width": 420,
-        "height": 380,
-        "margin": {"l": 70, "r": 10, "t": 50, "b": 60},
+        "height": 380 + LINE_PX * (n_title - 1),
+        "margin": {
+            "l": 50 + LINE_PX * n_y,
+            "r": 20,
+            "t": 30 + LINE_PX * n_title,
+            "b": 50 + LINE_PX * n_x,
+        },
     }
     return {"data": [trace], "layout": layout}
 
@@ -180,13 +212,15 @@ def coverage_scatter(points: list[CoveragePoint], judge: str) -> dict:
             "line": {"dash": "dot", "color": "#999"},
         }
     )
+    title, n_title = wrapped(f"Report coverage: humans (mean) vs {judge}", COVERAGE_TITLE_CHARS)
+    y_title, n_y = wrapped(f"coverage from {judge}", AXIS_TITLE_CHARS)
     layout: dict = {
-        "title": {"text": f"Report coverage: humans (mean) vs {judge}", "font": {"size": 13}},
+        "title": {"text": title, "font": {"size": 13}, "x": 0.5, "xanchor": "center"},
         "xaxis": {"title": {"text": "coverage from human labels"}, "range": [-0.02, 1.02]},
-        "yaxis": {"title": {"text": f"coverage from {judge}"}, "range": [-0.02, 1.02]},
+        "yaxis": {"title": {"text": y_title}, "range": [-0.02, 1.02], "automargin": True},
         "width": 520,
-        "height": 440,
-        "margin": {"l": 60, "r": 10, "t": 50, "b": 50},
+        "height": 440 + LINE_PX * (n_title - 1),
+        "margin": {"l": 45 + LINE_PX * n_y, "r": 10, "t": 25 + LINE_PX * n_title, "b": 50},
     }
     if not any(p.machine is not None for p in mine):
         layout["annotations"] = [
@@ -224,7 +258,7 @@ def figures(report: AgreementReport) -> dict[str, list[dict]]:
 
 def context(report: AgreementReport) -> dict[str, object]:
     """Everything the shared report body template reads."""
-    return {
+    data: dict[str, object] = {
         "report": report,
         "meta": meta(report),
         "level": f"{report.options.bootstrap.level:.0%}",
@@ -237,3 +271,4 @@ def context(report: AgreementReport) -> dict[str, object]:
         "figures": figures(report),
         "unavailable_sources": [s for s in report.sources if not s.available],
     }
+    return data | layout(data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
@@ -15,7 +16,7 @@ from crux_app.roles import ResearcherRequiredMixin
 from evaluation.agreement.disagreements import Disagreement
 from evaluation.agreement.forms import FORM_DEFAULTS, AgreementForm
 from evaluation.agreement.html_report import render_html
-from evaluation.agreement.label_tables import collection_raters
+from evaluation.agreement.label_tables import collection_campaigns, collection_raters
 from evaluation.agreement.presentation import context as report_context
 from evaluation.agreement.report import build_report
 from evaluation.agreement.report_export import to_csv, to_json
@@ -49,6 +50,18 @@ def drill_down(collection_pk: int, d: Disagreement, tau: float) -> dict[str, str
     }
 
 
+def export_name(collection: str, campaign: str | None, tau: float, extension: str) -> str:
+    """``agreement-<collection>[-campaign-<slug>]-tau<tau>.<ext>``: two downloads with other
+    settings never overwrite each other. Only letters, digits, ``.``, ``_`` and ``-`` are
+    kept (a header-safe, portable file name)."""
+    parts = ["agreement", collection]
+    if campaign:
+        parts += ["campaign", campaign]
+    parts.append(f"tau{tau:g}")
+    stem = "-".join(re.sub(r"[^A-Za-z0-9._]+", "-", part).strip("-.") or "x" for part in parts)
+    return f"{stem}.{extension}"
+
+
 class AgreementView(ResearcherRequiredMixin, View):
     """GET shows the page; ``format=json|csv|html`` downloads the same report."""
 
@@ -58,7 +71,11 @@ class AgreementView(ResearcherRequiredMixin, View):
         data = request.GET.copy()
         for name, value in FORM_DEFAULTS.items():
             data.setdefault(name, value)
-        form = AgreementForm(data, raters=collection_raters(collection))
+        form = AgreementForm(
+            data,
+            raters=collection_raters(collection),
+            campaigns=collection_campaigns(collection),
+        )
         page: dict[str, object] = {"collection": collection, "form": form}
         if not form.is_valid():
             return render(request, "evaluation/agreement/agreement.html", page, status=400)
@@ -72,7 +89,7 @@ class AgreementView(ResearcherRequiredMixin, View):
         if fmt in EXPORTS:
             render_fn, content_type, extension = EXPORTS[fmt]
             response = HttpResponse(render_fn(report), content_type=content_type)
-            name = f"agreement-{collection.name}.{extension}".replace('"', "")
+            name = export_name(collection.name, options.campaign, options.tau, extension)
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             return response
         query = request.GET.copy()

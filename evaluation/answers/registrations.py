@@ -1,7 +1,7 @@
 """What answer generation adds to the shared registries: its job kind and its start link
 (called from ``AnswersConfig.ready``)."""
 
-from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 from crux_app.page_links import PageLink, register_link
 from evaluation.answers.job import KIND
 
@@ -16,6 +16,9 @@ def register() -> None:
                 "Short answers to each topic's question, greedily generated from a run's "
                 "top-k passages (or closed-book), with token log-probabilities."
             ),
+            # The answers are listed on the topic pages.
+            results_url=collection_page("collection-detail", "topic-detail"),
+            results_label="Collection / topic page",
         )
     )
     register_link(PageLink("answers-start", "Generate answers…", "answers-start", "collection", 45))

@@ -79,8 +79,9 @@ class JudgePlan:
         return f"already judged {self.already_judged}, skipped (no text) {self.skipped_no_text}"
 
 
-def plan_items(spec: ScopeSpec, judge: Judge) -> JudgePlan:
-    """Every item of the scope, in (topic, passage or report, sub-question) order, split."""
+def plan_items(spec: ScopeSpec, judge: Judge | None) -> JudgePlan:
+    """Every item of the scope, in (topic, passage or report, sub-question) order, split
+    (``judge`` None: a judge not stored yet, which has rated nothing)."""
     pairs = sorted(_outputs(spec) if spec.judges_outputs else _passages(spec))
     questions = _subquestions(spec)
     judged = _judged(spec, judge)
@@ -165,7 +166,9 @@ def _subquestions(spec: ScopeSpec) -> dict[int, list[int]]:
     return out
 
 
-def _judged(spec: ScopeSpec, judge: Judge) -> set[tuple[int, int]]:
+def _judged(spec: ScopeSpec, judge: Judge | None) -> set[tuple[int, int]]:
+    if judge is None:
+        return set()
     target = "output_id" if spec.judges_outputs else "passage_id"
     rows = Judgment.objects.filter(_topic_filter(spec), judge=judge, **{f"{target}__isnull": False})
     return set(rows.values_list("subquestion_id", target))

@@ -82,12 +82,16 @@ def compute(collection: Collection, params: LeaderboardParams, run_names: list[s
 def per_topic(
     collection: Collection, params: LeaderboardParams, run_names: list[str]
 ) -> dict[str, dict[tuple[str, int], float | None]]:
-    """Coverage and Recall@k of each (run, topic), as ``evaluate`` computes them."""
+    """Coverage, alpha-nDCG@k and Recall@k of each (run, topic), as ``evaluate`` computes them."""
     if not isinstance(params.k, int):
         return {}
     evaluation = evaluate(collection, EvaluationParams.from_leaderboard(params))
     topic_ids = [int(t) for t in evaluation.topic_ids]
-    out: dict[str, dict[tuple[str, int], float | None]] = {"coverage": {}, "recall": {}}
+    out: dict[str, dict[tuple[str, int], float | None]] = {
+        "coverage": {},
+        "alpha_ndcg": {},
+        "recall": {},
+    }
     for run in evaluation.runs:
         for metric, table in out.items():
             for topic, value in zip(topic_ids, run.values[metric], strict=True):

@@ -4,6 +4,7 @@ comparison sources, its links on the collection and topic pages (called from
 
 from crux_app.jobs.catalog import JobKind, register_kind
 from crux_app.page_links import PageLink, register_link
+from crux_app.topic_summaries import register_topic_summary
 from evaluation.agreement.sources import (
     BINARY_CLASSES,
     RATING_CATEGORIES,
@@ -14,7 +15,9 @@ from evaluation.agreement.sources import (
 from evaluation.crux.agreement_sources import load_judgment_table
 from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION, report_coverage_records
 from evaluation.crux.job import DISTRIBUTION, EMBEDDING, EMBEDDING_KIND, KIND, JudgeJobParams
+from evaluation.crux.job_results import judging_results_label, judging_results_url
 from evaluation.crux.leaderboard_columns import GROUP
+from evaluation.crux.topic_summary import SUMMARY as TOPIC_SUMMARY
 from evaluation.leaderboard.columns import register_group
 
 JUDGE_TITLE = "Rate with the configured LLM judge every item it has not rated yet"
@@ -49,6 +52,8 @@ def register() -> None:
             demo=_demo_judge(DISTRIBUTION),
             demo_order=90,
             demo_collection=DEMO_COLLECTION,
+            results_url=judging_results_url,
+            results_label=judging_results_label,
         )
     )
     register_kind(
@@ -63,6 +68,8 @@ def register() -> None:
             demo=_demo_judge(EMBEDDING),
             demo_order=0,
             demo_collection=DEMO_COLLECTION,
+            results_url=judging_results_url,
+            results_label=judging_results_label,
         )
     )
     for link in [
@@ -116,3 +123,4 @@ def register() -> None:
             derived_definition=COVERAGE_DEFINITION,
         )
     )
+    register_topic_summary(TOPIC_SUMMARY)

@@ -3,7 +3,7 @@ embedding baseline judge on the ``cpu`` queue."""
 
 from celery import shared_task
 
-from crux_app.models import Job
+from crux_app.jobs.runner import job_to_run
 from evaluation.backends.model_ids import embedder_model, judge_model
 from evaluation.crux.job import JudgeModel, run_judge_job
 
@@ -18,9 +18,9 @@ def judge_model_for(model: str | None) -> JudgeModel:
 @shared_task(name="evaluation.crux.tasks.gpu_judge", ignore_result=True)
 def gpu_judge(job_id: int) -> None:
     """Rate the missing items of a ``judge_answerability`` job with its LLM judge."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_judge_job(job, judge_model_for)
 
 
@@ -33,7 +33,7 @@ def embedder_model_for(model: str | None) -> JudgeModel:
 @shared_task(name="evaluation.crux.tasks.judge_embedding", ignore_result=True)
 def judge_embedding(job_id: int) -> None:
     """Rate the missing items of a ``judge_embedding`` job (queue ``cpu``: no ``gpu_`` prefix)."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_judge_job(job, embedder_model_for)

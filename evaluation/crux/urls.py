@@ -5,11 +5,16 @@ from django.urls import path
 
 from evaluation.crux.disagreements_view import DisagreementsView
 from evaluation.crux.matrix.views import MatrixCellView, TopicMatrixView
-from evaluation.crux.views import JudgeStartView
+from evaluation.crux.views import JudgeCountView, JudgeStartView
 
 urlpatterns = [
     path(
         "collections/<int:collection_pk>/crux/start/", JudgeStartView.as_view(), name="crux-start"
+    ),
+    path(
+        "collections/<int:collection_pk>/crux/start/count/",
+        JudgeCountView.as_view(),
+        name="crux-start-count",
     ),
     path(
         "collections/<int:pk>/crux/disagreements/",

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from evaluation.dense.stored_results import latest_results
-from evaluation.leaderboard.columns import RunColumn
+from evaluation.leaderboard.columns import RunColumn, best_covered_k
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
@@ -29,15 +29,28 @@ def uncertain_share(
         if not per_k:
             out[name] = None
             continue
-        k = params.k if params.k in per_k else max(per_k, key=lambda n: (len(per_k[n]), n))
+        topics = {n: len(flags) for n, flags in per_k.items()}
+        k = params.k if params.k in per_k else best_covered_k(topics)
         flags = per_k[k]
         out[name] = sum(flags) / len(flags)
     return out
+
+
+def dense_k_topics(collection: Collection, run_names: list[str]) -> dict[int, dict[str, int]]:
+    """Depth -> run name -> questions (topics) with a stored row (the newest per question)."""
+    wanted = set(run_names)
+    out: dict[int, dict[str, int]] = defaultdict(dict)
+    for row in latest_results(collection):
+        if row.run.name in wanted:
+            out[row.k][row.run.name] = out[row.k].get(row.run.name, 0) + 1
+    return dict(out)
 
 
 COLUMN = RunColumn(
     key=KEY,
     label="DENSE uncertain",
     values=uncertain_share,
+    k_topics=dense_k_topics,
+    k_fallback=True,  # a run without rows at the leaderboard's k shows its best-covered k
     description="share of questions with DSE above the threshold (lower is better)",
 )

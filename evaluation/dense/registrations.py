@@ -1,11 +1,13 @@
 """What DENSE adds to the shared registries: its job kind, the uncertain-share leaderboard
 column, its three agreement sources and its page link (called from ``DenseConfig.ready``)."""
 
-from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 from crux_app.page_links import PageLink, register_link
+from crux_app.topic_summaries import register_topic_summary
 from evaluation.dense.agreement_sources import register_sources
 from evaluation.dense.job import KIND, DenseJobParams
 from evaluation.dense.leaderboard_column import COLUMN
+from evaluation.dense.topic_summary import SUMMARY as TOPIC_SUMMARY
 from evaluation.leaderboard.columns import register_column
 
 DEMO_K = 3
@@ -27,6 +29,8 @@ def register() -> None:
             ),
             demo=_demo,
             demo_order=2,
+            results_url=collection_page("dense-collection", "dense-topic"),
+            results_label="DENSE page",
         )
     )
     register_link(
@@ -34,3 +38,4 @@ def register() -> None:
     )
     register_column(COLUMN)
     register_sources()
+    register_topic_summary(TOPIC_SUMMARY)

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from crux_app.jobs.runner import refused
+from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import embedder_model, generator_model, nli_model
 from evaluation.dense.job import DenseModels, run_dense_job
@@ -38,7 +38,7 @@ def run_dense(job: Job) -> Job:
 @shared_task(name="evaluation.dense.tasks.gpu_dense", ignore_result=True)
 def gpu_dense(job_id: int) -> None:
     """Evaluate and store the missing DENSE rows of a ``dense`` job."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_dense(job)

@@ -5,11 +5,15 @@ or a ``RunColumn`` (one column) from its ``AppConfig.ready``; the leaderboard ad
 lets the numeric ones be sorted, ranks runs by them in the Kendall tau matrix and renders a
 group's panels. This module names no method. A group reads stored rows only: a page never runs
 a model.
+
+A column whose values exist only at the depths a job stored (not computed at any k) may report
+them (``k_topics``: depth -> run -> topics with a value there): the leaderboard then lists the
+depths that have data, defaults to one of them and says how many topics are behind each cell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -41,6 +45,9 @@ class LeaderboardParams:
             raise EvaluationInputError(str(error)) from None
 
 
+# (collection, run names) -> depth k -> run name -> topics with a stored value at that depth
+KTopics = Callable[["Collection", list[str]], dict[int, dict[str, int]]]
+
 Display = Literal["number", "count", "text"]
 # always: in the Kendall matrix even when undefined; defined: once >= 2 runs have a value
 Ranked = Literal["always", "defined", "never"]
@@ -55,6 +62,9 @@ class Column:
     ranked: Ranked = "defined"
     shown: bool = True  # False: only in the Kendall matrix
     format: Callable[[Any], str] | None = None  # a text column's cell text
+    k_topics: KTopics | None = None  # the depths with stored values (None: computed at any k)
+    # True: a run with no value at the leaderboard's k shows its value at ``best_covered_k``.
+    k_fallback: bool = False
 
     def label_for(self, k: int | str) -> str:
         return self.label.replace("{k}", str(k))
@@ -105,6 +115,8 @@ class RunColumn:
     label: str
     values: ColumnValues
     description: str = ""
+    k_topics: KTopics | None = None  # see Column
+    k_fallback: bool = False
 
     def label_for(self, k: int | str) -> str:
         return self.label.replace("{k}", str(k))
@@ -113,7 +125,13 @@ class RunColumn:
         def compute(collection, params, run_names) -> GroupValues:
             return GroupValues({self.key: self.values(collection, params, run_names)})
 
-        column = Column(self.key, self.label, self.description)
+        column = Column(
+            self.key,
+            self.label,
+            self.description,
+            k_topics=self.k_topics,
+            k_fallback=self.k_fallback,
+        )
         return ColumnGroup(key=self.key, columns=(column,), compute=compute, order=500)
 
 
@@ -165,6 +183,19 @@ def column_values(
             column_values = values.get(column.key, {})
             table[column.key] = {name: column_values.get(name) for name in run_names}
     return table
+
+
+def best_covered_k(topics_by_k: Mapping[int, int]) -> int | None:
+    """The depth with the most topics (the deepest on a tie); where a ``k_fallback`` column
+    reads a run that has no value at the leaderboard's k."""
+    return max(topics_by_k, key=lambda k: (topics_by_k[k], k)) if topics_by_k else None
+
+
+def k_coverage(
+    collection: Collection, run_names: list[str]
+) -> dict[str, dict[int, dict[str, int]]]:
+    """Column key -> depth -> run name -> topics, of every column that reports its depths."""
+    return {c.key: c.k_topics(collection, run_names) for c in columns() if c.k_topics is not None}
 
 
 def per_topic_values(

@@ -11,6 +11,7 @@ from typing import Any
 
 from crux_app.models import Collection, Run
 from evaluation.leaderboard.columns import Column, LeaderboardParams, columns, groups
+from evaluation.leaderboard.depths import CellNote, DepthOption, Depths, collection_depths
 from evaluation.shared.degenerate import JudgeWarning, tied_runs
 from evaluation.shared.metric_agreement import AgreementMatrix, kendall_matrix
 
@@ -21,6 +22,8 @@ TABLE_ANCHOR = "#leaderboard-table"
 class Cell:
     text: str
     css: str = "num"
+    note: str = ""  # what the value rests on (topics behind it), shown under it
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class Leaderboard:
     above: list[Panel] = field(default_factory=list)
     below: list[Panel] = field(default_factory=list)
     warnings: list[JudgeWarning] = field(default_factory=list)
+    depths: Depths = field(default_factory=lambda: Depths({}, 0))
+    k: int | str = 10
 
     def table(self) -> list[tuple[dict[str, Any], list[Any]]]:
         """(record, values in ``columns`` order) per row."""
@@ -48,7 +53,19 @@ class Leaderboard:
     def cell_rows(self) -> list[tuple[dict[str, Any], list[Cell]]]:
         """(record, rendered cells in ``columns`` order) per row."""
         by_key = {c.key: c for c in columns()}
-        return [(r, [cell(by_key[c], r.get(c)) for c in self.columns]) for r in self.rows]
+        return [
+            (r, [self._cell(by_key[c], r["run"], r.get(c)) for c in self.columns])
+            for r in self.rows
+        ]
+
+    def _cell(self, column: Column, run: str, value: Any) -> Cell:
+        shown = cell(column, value)
+        note: CellNote = self.depths.note(column, run, self.k, value)
+        return Cell(shown.text, shown.css, note.text, note.title)
+
+    def depth_options(self) -> list[DepthOption]:
+        """The depths at which the columns that report theirs have values."""
+        return self.depths.options(columns())
 
     @property
     def any_tau(self) -> bool:
@@ -135,8 +152,10 @@ def build_leaderboard(
     params: LeaderboardParams,
     sort: str | None = None,
     descending: bool = True,
+    depths: Depths | None = None,
 ) -> Leaderboard:
-    """Every group's values for the collection's runs (EvaluationInputError propagates)."""
+    """Every group's values for the collection's runs (EvaluationInputError propagates);
+    ``depths``: the columns' stored depths, when the caller has read them already."""
     names = run_names(collection)
     values: dict[str, dict[str, Any]] = {}
     above: list[Panel] = []
@@ -168,6 +187,8 @@ def build_leaderboard(
         above=above,
         below=below,
         warnings=warnings + tie_warnings(values, labels, judges),
+        depths=depths if depths is not None else collection_depths(collection, names),
+        k=params.k,
     )
 
 

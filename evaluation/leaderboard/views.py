@@ -15,9 +15,12 @@ from crux_app.inputs import (
 )
 from crux_app.models import Collection, Topic
 from crux_app.roles import ResearcherRequiredMixin
+from evaluation.leaderboard.depths import collection_depths
 from evaluation.leaderboard.forms import FORM_DEFAULTS, LeaderboardForm
 from evaluation.leaderboard.table import (
+    Leaderboard,
     build_leaderboard,
+    run_names,
     sort_keys,
     tau_heatmap,
 )
@@ -64,12 +67,27 @@ def table_headers(
     return headers
 
 
-def _form(cls, request: HttpRequest, collection: Collection):
+def depth_links(request: HttpRequest, board: Leaderboard) -> list[dict[str, object]]:
+    """Each depth with stored values: its columns, and the query that shows it (None for the
+    depth shown)."""
+    links = []
+    for option in board.depth_options():
+        query = request.GET.copy()
+        query["k"] = str(option.k)
+        current = option.k == board.k
+        links.append({"option": option, "query": None if current else "?" + query.urlencode()})
+    return links
+
+
+def _form(
+    cls, request: HttpRequest, collection: Collection, defaults: dict[str, str] | None = None
+):
     # Always bound, defaults filled in: a bare URL is a valid request and the selectors show
     # the values in use.
     data = request.GET.copy()
-    for name, value in FORM_DEFAULTS.items():
-        data.setdefault(name, value)
+    for name, value in {**FORM_DEFAULTS, **(defaults or {})}.items():
+        if not data.get(name):
+            data[name] = value
     return cls(
         data,
         judges=collection_judges(collection),
@@ -82,12 +100,16 @@ def _is_partial(request: HttpRequest) -> bool:
 
 
 class LeaderboardView(ResearcherRequiredMixin, View):
-    """Runs x metrics; htmx requests (selectors, header sort) get only the table area."""
+    """Runs x metrics; htmx requests (selectors, header sort) get only the table area.
+
+    Without a k in the query, k is one at which the columns with stored depths have data.
+    """
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         collection = get_object_or_404(Collection, pk=pk)
-        form = _form(LeaderboardForm, request, collection)
-        context: dict[str, object] = {"collection": collection, "form": form}
+        depths = collection_depths(collection, run_names(collection))
+        form = _form(LeaderboardForm, request, collection, {"k": str(depths.default_k())})
+        context: dict[str, object] = {"collection": collection, "form": form, "depths": depths}
         status = 200
         if not form.is_valid():
             status = 400
@@ -95,7 +117,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
             sort, descending = form.sort_key()
             params = form.params()
             try:
-                board = build_leaderboard(collection, params, sort, descending)
+                board = build_leaderboard(collection, params, sort, descending, depths)
             except EvaluationInputError as error:
                 context["error"] = str(error)
             else:
@@ -108,6 +130,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
                     "table": board.table(),
                     "cells": board.cell_rows(),
                     "heatmap": tau_heatmap(board),
+                    "depth_links": depth_links(request, board),
                     "topics": topic_links(collection.pk, topic_names(collection)),
                 }
         template = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import Avg, Case, FloatField, Value, When
+from django.db.models import Avg, Case, Count, FloatField, Value, When
 
 from evaluation.leaderboard.columns import RunColumn, register_column
 from evaluation.reteval.table import collection_results, resolve_judge
@@ -40,12 +40,31 @@ def reteval_values(
     return values
 
 
+def reteval_k_topics(collection: Collection, run_names: list[str]) -> dict[int, dict[str, int]]:
+    """Depth -> run name -> topics with a verdict (the rows ``reteval_values`` averages)."""
+    judge = resolve_judge(collection, None)
+    if judge is None:
+        return {}
+    rows = (
+        collection_results(collection)
+        .filter(judge=judge, run__name__in=run_names, verdict__isnull=False)
+        .order_by()
+        .values("k", "run__name")
+        .annotate(topics=Count("topic", distinct=True))
+    )
+    out: dict[int, dict[str, int]] = {}
+    for row in rows:
+        out.setdefault(row["k"], {})[row["run__name"]] = row["topics"]
+    return out
+
+
 def register_reteval_column() -> RunColumn:
     return register_column(
         RunColumn(
             key=COLUMN_KEY,
             label="LLM-retEval@{k}",
             values=reteval_values,
+            k_topics=reteval_k_topics,
             description=(
                 "Share of questions whose RAG answer from the run's top-k matches a semi-gold "
                 "answer (CompareGPT judge), from stored LLM-retEval results"

@@ -2,11 +2,13 @@
 column, the failure-category agreement source and its page link (called from
 ``RetevalConfig.ready``)."""
 
-from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 from crux_app.page_links import PageLink, register_link
+from crux_app.topic_summaries import register_topic_summary
 from evaluation.reteval.agreement_source import register_failure_category_source
 from evaluation.reteval.job import KIND, RetEvalJobParams
 from evaluation.reteval.leaderboard_column import register_reteval_column
+from evaluation.reteval.topic_summary import SUMMARY as TOPIC_SUMMARY
 
 DEMO_QUESTIONS = 3
 DEMO_KS = (1, 3)
@@ -30,6 +32,8 @@ def register() -> None:
             demo=_demo,
             # First: its RAG and semi-gold answers are then among the answers SCAAR analyses.
             demo_order=1,
+            results_url=collection_page("reteval-collection", "reteval-topic"),
+            results_label="LLM-retEval page",
         )
     )
     register_link(
@@ -37,3 +41,4 @@ def register() -> None:
     )
     register_reteval_column()
     register_failure_category_source()
+    register_topic_summary(TOPIC_SUMMARY)

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from crux_app.models import Job
+from crux_app.jobs.runner import job_to_run
 from evaluation.backends.model_ids import generator_model, judge_model
 from evaluation.reteval.job import RetEvalModels, run_reteval_job
 
@@ -22,7 +22,7 @@ def reteval_models() -> RetEvalModels:
 @shared_task(name="evaluation.reteval.tasks.gpu_reteval", ignore_result=True)
 def gpu_reteval(job_id: int) -> None:
     """Generate, judge and store the missing LLM-retEval rows of a ``reteval`` job."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_reteval_job(job, reteval_models())

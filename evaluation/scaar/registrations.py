@@ -1,9 +1,11 @@
 """What SCAAR adds to the shared registries: its job kind and its page link (called from
 ``ScaarConfig.ready``)."""
 
-from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 from crux_app.page_links import PageLink, register_link
+from crux_app.topic_summaries import register_topic_summary
 from evaluation.scaar.job import KIND, ScaarJobParams
+from evaluation.scaar.topic_summary import SUMMARY as TOPIC_SUMMARY
 
 
 def _demo(run, first_topic):
@@ -22,6 +24,8 @@ def register() -> None:
             ),
             demo=_demo,
             demo_order=4,  # last: it analyses the answers the other demo jobs generated
+            results_url=collection_page("scaar-collection"),
+            results_label="SCAAR word contributions",
         )
     )
     register_link(
@@ -29,3 +33,4 @@ def register() -> None:
             "scaar-collection", "SCAAR word contributions", "scaar-collection", "collection", 80
         )
     )
+    register_topic_summary(TOPIC_SUMMARY)

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from crux_app.jobs.runner import refused
+from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import embedder_model, generator_model
 from evaluation.scaar.engine import ScaarModels
@@ -35,7 +35,7 @@ def run_scaar(job: Job) -> Job:
 @shared_task(name="evaluation.scaar.tasks.gpu_scaar", ignore_result=True)
 def gpu_scaar(job_id: int) -> None:
     """Analyse and store the missing SCAAR rows of a ``scaar`` job."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_scaar(job)

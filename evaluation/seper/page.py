@@ -25,16 +25,6 @@ class ScoreRow:
 
 
 @dataclass(frozen=True)
-class ClusterView:
-    responses: list[str]
-    mass: float
-    matches_gold: bool
-    matched_golds: list[str]
-    index: int  # position in the stored detail, which the equivalence form names
-    judged: bool | None  # the viewer's stored "same meaning as a gold answer?", if any
-
-
-@dataclass(frozen=True)
 class ResponseView:
     index: int  # position in the stored detail, which the per-response form names
     text: str
@@ -44,8 +34,20 @@ class ResponseView:
 
 
 @dataclass(frozen=True)
+class ClusterView:
+    responses: list[str]
+    mass: float
+    matches_gold: bool
+    matched_golds: list[str]
+    index: int  # position in the stored detail, which the equivalence form names
+    judged: bool | None  # the viewer's stored "same meaning as a gold answer?", if any
+    members: list[ResponseView] = field(default_factory=list)  # its responses, in order
+
+
+@dataclass(frozen=True)
 class ContextView:
-    """One context's sampled responses grouped into clusters, heaviest first."""
+    """One context's sampled responses grouped into clusters, heaviest first; each response
+    is listed once, under its cluster (``unclustered``: any a stored row left outside)."""
 
     label: str
     prompt: str
@@ -53,6 +55,7 @@ class ContextView:
     score_id: int
     clusters: list[ClusterView]
     responses: list[ResponseView]
+    unclustered: list[ResponseView] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -96,18 +99,6 @@ def context_view(
     def judged(text: str) -> bool | None:
         return answers.get(equivalence_key(row.topic_id, text, row.subquestion_id))
 
-    clusters = [
-        ClusterView(
-            responses=[texts[i] for i in c["members"]],
-            mass=c["mass"],
-            matches_gold=c["matches_gold"],
-            matched_golds=[golds[j] for j in c["matched_golds"] if j < len(golds)],
-            index=index,
-            judged=judged(texts[c["members"][0]]) if c["members"] else None,
-        )
-        for index, c in enumerate(detail.get("clusters", []))
-    ]
-    clusters.sort(key=lambda c: -c.mass)
     weights = detail.get("weights", [])
     responses = [
         ResponseView(
@@ -119,12 +110,34 @@ def context_view(
         )
         for i, text in enumerate(texts)
     ]
+    clusters = [
+        ClusterView(
+            responses=[texts[i] for i in c["members"]],
+            mass=c["mass"],
+            matches_gold=c["matches_gold"],
+            matched_golds=[golds[j] for j in c["matched_golds"] if j < len(golds)],
+            index=index,
+            judged=judged(texts[c["members"][0]]) if c["members"] else None,
+            members=[responses[i] for i in c["members"] if i < len(responses)],
+        )
+        for index, c in enumerate(detail.get("clusters", []))
+    ]
+    clusters.sort(key=lambda c: -c.mass)
+    placed = {r.index for c in clusters for r in c.members}
+    unclustered = [r for r in responses if r.index not in placed]
     label = context_label(row)
-    return ContextView(label, detail.get("prompt", ""), row.seper_h, row.pk, clusters, responses)
+    return ContextView(
+        label, detail.get("prompt", ""), row.seper_h, row.pk, clusters, responses, unclustered
+    )
+
+
+# Beside the zero line, what its two sides mean (the page's caption says it in full).
+SIGN_NOTES = (("↑ helps", 14), ("↓ misleads", -14))
 
 
 def delta_figure(passages: Sequence[SeperScore]) -> dict[str, Any] | None:
-    """Grouped bars of Delta-SePer_S and _H per passage; the y axis shows negatives below 0."""
+    """Grouped bars of Delta-SePer_S and _H per passage; the y axis shows negatives below 0,
+    and the zero line says which side helps."""
     if not passages:
         return None
     names = [p.passage.external_id for p in passages]
@@ -136,9 +149,27 @@ def delta_figure(passages: Sequence[SeperScore]) -> dict[str, Any] | None:
         "layout": {
             "barmode": "group",
             "height": 320,
-            "margin": {"t": 30, "b": 80},
-            "yaxis": {"title": {"text": "Delta-SePer"}, "zeroline": True, "zerolinewidth": 2},
+            "margin": {"t": 30, "b": 80, "r": 90},
+            "yaxis": {
+                "title": {"text": "Delta-SePer (> 0: helps)"},
+                "zeroline": True,
+                "zerolinewidth": 2,
+            },
             "xaxis": {"title": {"text": "passage"}, "type": "category"},
+            "annotations": [
+                {
+                    "text": text,
+                    "xref": "paper",
+                    "x": 1.01,
+                    "xanchor": "left",
+                    "yref": "y",
+                    "y": 0,
+                    "yshift": shift,
+                    "showarrow": False,
+                    "font": {"size": 11, "color": "#5b6673"},
+                }
+                for text, shift in SIGN_NOTES
+            ],
         },
     }
 

@@ -2,8 +2,9 @@
 source, the Delta-SePer leaderboard column and its page links (called from
 ``SeperConfig.ready``)."""
 
-from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 from crux_app.page_links import PageLink, register_link
+from crux_app.topic_summaries import register_topic_summary
 from evaluation.agreement.sources import (
     ComparisonSource,
     Scale,
@@ -14,6 +15,8 @@ from evaluation.leaderboard.columns import RunColumn, register_column
 from evaluation.seper.agreement_source import answer_texts, load_answer_equivalence_table
 from evaluation.seper.correlations import delta_seper_column
 from evaluation.seper.job import KIND, SeperJobParams
+from evaluation.seper.leaderboard_depths import delta_seper_k_topics
+from evaluation.seper.topic_summary import SUMMARY as TOPIC_SUMMARY
 
 DEMO_K = 3
 
@@ -43,6 +46,8 @@ def register() -> None:
             ),
             demo=_demo,
             demo_order=3,
+            results_url=collection_page("seper-collection", "seper-topic"),
+            results_label="SePer page",
         )
     )
     register_link(PageLink("seper-start", "Score SePer…", "seper-start", "collection", 50))
@@ -74,7 +79,9 @@ def register() -> None:
             key="delta_seper",
             label="ΔSePer@{k}",
             values=delta_seper_column,
+            k_topics=delta_seper_k_topics,
             description="mean Delta-SePer_S of the run's top-k context over the topics SePer "
             "scored at this k (latest generator / NLI / sampling setting)",
         )
     )
+    register_topic_summary(TOPIC_SUMMARY)

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from crux_app.jobs.runner import refused
+from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import generator_model, nli_model
 from evaluation.seper.job import SeperModels, run_seper_job
@@ -35,7 +35,7 @@ def run_seper(job: Job) -> Job:
 @shared_task(name="evaluation.seper.tasks.gpu_seper", ignore_result=True)
 def gpu_seper(job_id: int) -> None:
     """Score and store the missing SePer / Delta-SePer rows of a ``seper`` job."""
-    job = Job.objects.filter(pk=job_id).first()
+    job = job_to_run(job_id)
     if job is None:
-        return  # deleted before a worker got to it: nothing to do
+        return  # deleted or cancelled before a worker got to it: nothing to do
     run_seper(job)

@@ -5,9 +5,11 @@
    the background (the server reserves it). Submit posts the answer with htmx; only when the
    server has stored it (2xx) does the prefetched item replace the current one, so the swap is
    instant and nothing is shown before its predecessor is saved. Keys: 0-5 / y n / a category's
-   letter answer, Enter submits, s skips, arrows move between sub-questions, g opens the
-   guidelines. The failure categories come with the page (each choice's data-key): the server's
-   vocabulary is their only definition. */
+   letter answer, Enter submits, s skips, u undoes the last submission (the server reopens it
+   only if it is still the annotator's latest; the button is #ws-back .ws-undo), arrows move
+   between sub-questions, g opens the guidelines. The failure categories come with the page
+   (each choice's data-key): the server's vocabulary is their only definition. The change cue
+   between items is static/js/workspace_cue.js. */
 (function () {
   "use strict";
 
@@ -31,6 +33,8 @@
     focus: 0, // report coverage: index of the sub-question keys apply to
     draftTimer: null,
     selectionTimer: null,
+    submitting: false, // an answer is on its way: undo waits
+    undoing: false, // an undo is on its way: keys wait
   };
 
   function slot() { return document.getElementById("item-slot"); }
@@ -40,6 +44,20 @@
   function hint(text) {
     var el = current() && current().querySelector(".ws-hint");
     if (el) el.textContent = text || "";
+  }
+
+  /* The workspace's status line (#ws-status): what the last action did. */
+  function status(text) {
+    var el = document.getElementById("ws-status");
+    if (!el) return;
+    el.textContent = text || "";
+    flash(el);
+  }
+
+  function flash(el) {
+    el.classList.remove("ws-flash");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("ws-flash");
   }
 
   function elapsedMs() {
@@ -195,6 +213,13 @@
     if (form && !form.dataset.sent) form.requestSubmit();
   }
 
+  function undoLast() {
+    if (state.submitting || state.undoing) return;
+    var button = document.querySelector("#ws-back .ws-undo");
+    if (button) button.click();
+    else status("Nothing to undo: only the last answer, until the next one.");
+  }
+
   function skipCurrent() {
     var item = current();
     var button = item && item.querySelector(".ws-skip");
@@ -272,11 +297,13 @@
     if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !/radio|checkbox|hidden/.test(t.type)))) return;
     var item = current();
     var key = event.key;
+    if (state.undoing) { event.preventDefault(); return; }
     if (key === "g") {
       var panel = document.getElementById("ws-guidelines");
       if (panel) { panel.open = !panel.open; event.preventDefault(); }
       return;
     }
+    if (key === "u" || key === "U") { event.preventDefault(); undoLast(); return; }
     if (!item) return;
     var form = item.querySelector("form");
     var task = item.dataset.task;
@@ -322,11 +349,19 @@
 
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
+    if (elt.matches && elt.matches(".ws-undo")) {
+      // Keep the item on screen's unsaved choice: it is swapped out by the reopened one.
+      var form = currentForm();
+      if (form && !form.dataset.sent) { window.clearTimeout(state.draftTimer); saveDraft(form); }
+      state.undoing = true;
+      return;
+    }
     if (!elt.matches || !elt.matches("form.ws-form")) return;
     var item = elt.closest(".ws-item");
     var problem = elt.dataset.sent ? "Already sent." : missingAnswer(item);
     if (problem) { event.preventDefault(); if (!elt.dataset.sent) hint(problem); return; }
     window.clearTimeout(state.draftTimer); // the answer itself is on its way
+    state.submitting = true;
   });
 
   document.body.addEventListener("htmx:configRequest", function (event) {
@@ -338,6 +373,16 @@
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
+    if (elt.matches && elt.matches(".ws-undo")) {
+      state.undoing = false;
+      if (!event.detail.successful) {
+        var answer = event.detail.xhr;
+        status(answer && answer.status === 409 && answer.responseText
+          ? answer.responseText : "Could not reach the server; press u to try again.");
+      }
+      return;
+    }
+    if (elt.matches && elt.matches("form.ws-form")) state.submitting = false;
     if (!elt.matches || !elt.matches("form.ws-form, .ws-skip")) return;
     var form = elt.closest("form.ws-form");
     var item = elt.closest(".ws-item");
@@ -354,7 +399,18 @@
   });
 
   document.body.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "item-slot") startItem();
+    if (event.detail.target && event.detail.target.id === "item-slot") {
+      // A successful undo ends here: its button was replaced with #ws-back (out of band), so
+      // its own htmx:afterRequest no longer reaches this listener.
+      state.undoing = false;
+      startItem();
+    }
+  });
+
+  /* The status line comes with each submit, skip and undo answer (an out-of-band swap). */
+  document.body.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "ws-status" && target.textContent) flash(target);
   });
 
   document.addEventListener("DOMContentLoaded", startItem);

@@ -33,7 +33,11 @@ def work_through(campaign, user, limit=100):
 
 def test_least_annotated_first_and_never_the_same_item_twice():
     anna, ben = make_annotator("anna"), make_annotator("ben")
-    campaign = make_campaign(overlap=2, annotators=[anna, ben])
+    campaign = make_campaign(
+        overlap=2,
+        assignment_policy=Campaign.AssignmentPolicy.COVERAGE_FIRST,
+        annotators=[anna, ben],
+    )
     first = queue.next_item(campaign, anna).assignment
     # Ben gets an untouched item, not the one Anna holds.
     second = queue.next_item(campaign, ben).assignment

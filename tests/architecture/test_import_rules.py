@@ -1,8 +1,9 @@
 """The import rules of ARCHITECTURE.md, checked with ``ast`` over the source tree.
 
 Floors: ``crux_app`` (1); ``annotation``, ``evaluation.backends``, ``evaluation.shared`` (2);
-``evaluation.agreement``, ``evaluation.leaderboard`` and ``evaluation.answers`` (3: they know no
-method; methods plug into them through registries); one folder per method (4).
+``evaluation.agreement``, ``evaluation.leaderboard``, ``evaluation.answers`` and
+``evaluation.judge_report`` (3: they know no method; methods plug into them through registries);
+one folder per method (4). A ``method`` folder, of a method or of a floor-3 app, is pure.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("crux_app", "annotation", "evaluation")
 METHODS = ("crux", "seper", "dense", "scaar", "reteval")
-FLOOR_3 = ("agreement", "leaderboard", "answers")
+FLOOR_3 = ("agreement", "leaderboard", "answers", "judge_report")
 # What a method's pure part and evaluation/shared may not import.
 IMPURE = ("django", "torch", "transformers", "celery", "annotation")
 
@@ -89,7 +90,9 @@ def is_pure(module: str) -> bool:
     parts = module.split(".")
     if under(module, "evaluation.shared"):
         return True
-    return method_of(module) is not None and len(parts) >= 3 and parts[2] == "method"
+    floor_3 = len(parts) >= 2 and parts[0] == "evaluation" and parts[1] in FLOOR_3
+    owner = method_of(module) is not None or floor_3
+    return owner and len(parts) >= 3 and parts[2] == "method"
 
 
 def violations() -> list[str]:
@@ -171,6 +174,12 @@ def test_the_checker_sees_the_tree():
         ("evaluation.shared.x", "from django.db import models", "a pure part imports django"),
         ("evaluation.scaar.job", "from evaluation.dense.job import KIND", "another method"),
         ("evaluation.leaderboard.table", "from evaluation.crux import evaluate", "knows no method"),
+        (
+            "evaluation.judge_report.scores",
+            "from evaluation.crux import evaluate",
+            "knows no method",
+        ),
+        ("evaluation.judge_report.method.x", "from crux_app import models", "a pure part imports"),
     ],
 )
 def test_the_checker_flags_each_rule(module, source, expected, tmp_path, monkeypatch):

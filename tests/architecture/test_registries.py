@@ -23,6 +23,7 @@ METHOD_WORDS = re.compile(
 SHARED = [
     "crux_app/jobs/catalog.py",
     "crux_app/page_links.py",
+    "crux_app/topic_summaries.py",
     "crux_app/urls.py",
     "evaluation/leaderboard/columns.py",
     "evaluation/leaderboard/table.py",
@@ -30,6 +31,7 @@ SHARED = [
     "templates/base.html",
     "templates/crux_app/collection_detail.html",
     "templates/crux_app/topic_detail.html",
+    "templates/_partials/topic_summaries.html",
     "templates/crux_app/jobs/job_list.html",
     "templates/evaluation/leaderboard/_table.html",
 ]
@@ -47,7 +49,14 @@ def test_the_registries_hold_every_method():
     assert {"judge_answerability", "generate_answers", "seper", "dense", "scaar", "reteval"} <= set(
         CATALOG
     )
-    assert [k.name for k in demo_kinds()] == ["reteval", "dense", "seper", "scaar"]
+    assert [k.name for k in demo_kinds()] == [
+        "judge_embedding",
+        "reteval",
+        "dense",
+        "seper",
+        "scaar",
+        "judge_answerability",
+    ]
     assert groups()[0].key == "crux"  # CRUX's own metrics are a registered group, first
     keys = {c.key for g in groups() for c in g.columns}
     assert {"coverage", "alpha_ndcg", "delta_seper", "dense_uncertain_share", "llm_reteval"} <= keys
@@ -69,6 +78,23 @@ def test_every_page_link_resolves():
     for link in _LINKS.values():
         args = [1] if link.place == "collection" or link.collection_url else [1, 2]
         assert reverse(link.url_name, args=args)
+
+
+@pytest.mark.django_db
+def test_every_method_sums_itself_up_on_the_topic_page():
+    from django.template.loader import get_template
+
+    from crux_app.jobs.catalog import CATALOG
+    from crux_app.topic_summaries import registered_summaries
+
+    entries = {e.key: e for e in registered_summaries()}
+    assert {"crux", "seper", "dense", "scaar", "reteval"} <= set(entries)
+    for entry in entries.values():
+        assert entry.job_kind in CATALOG, entry.key
+        assert entry.template.startswith(f"evaluation/{entry.key}/"), entry.key
+        get_template(entry.template)
+        assert reverse(entry.start_url_name, args=[1])
+        assert reverse(entry.page_url_name, args=[1, 2] if entry.page_takes_topic else [1])
 
 
 @pytest.mark.parametrize("path", SHARED)

@@ -49,8 +49,6 @@ def page(browser: Browser) -> Iterator[Page]:
     """A fresh browser context (no cookies) at laptop size, one per test."""
     context = browser.new_context(viewport=LAPTOP)
     context.set_default_timeout(10_000)
-    # The app ships no favicon; the browser's automatic request would log a 404 console error.
-    context.route("**/favicon.ico", lambda route: route.fulfill(status=204))
     tab = context.new_page()
     yield tab
     context.close()

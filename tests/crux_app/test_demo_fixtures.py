@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from io import StringIO
 from pathlib import Path
 
+import numpy as np
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -16,7 +17,10 @@ from django.http import HttpRequest
 from crux_app.account_setup import ensure_account
 from crux_app.models import (
     Collection,
+    CoverageLabel,
     GeneratedOutput,
+    Judge,
+    Judgment,
     OutputContext,
     Passage,
     PassageQrel,
@@ -26,6 +30,7 @@ from crux_app.models import (
     Topic,
 )
 from crux_app.roles import ANNOTATOR, RESEARCHER
+from evaluation.crux.method.required_subset import select_required
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 DEMO = FIXTURES / "demo"
@@ -35,6 +40,10 @@ SYSTEMS = ["oracle", "bm25", "dense"]
 RUNS = ["bm25", "dense"]
 N_QUESTIONS = 10
 PASSAGE_ID = re.compile(r"^(demo-\d+):(\d+)#(\d+)$")
+EXPERT = "expert"
+LABELS = DEMO / "labels"
+TAU = 3
+NOT_ASKED, NO_QUESTION, PLACEHOLDER_KEY = -1, -2, "NA"
 
 
 def documents() -> dict[str, dict]:
@@ -54,6 +63,29 @@ def run_rows(name: str) -> dict[str, list[tuple[int, str, float]]]:
         assert (q0, tag) == ("Q0", f"demo_{name}"), line
         rows[qid].append((int(rank), pid, float(score)))
     return rows
+
+
+def expert_ratings() -> dict[tuple[str, str], dict]:
+    """(topic, passage) -> the expert's passage-rating line."""
+    lines = (LABELS / f"{EXPERT}_qrels.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    ratings = {(row["id"], row["document"]): row for row in rows}
+    assert len(ratings) == len(rows), "a (topic, passage) pair is rated twice"
+    return ratings
+
+
+def expert_grades() -> dict[tuple[str, str], int]:
+    grades: dict[tuple[str, str], int] = {}
+    for line in (DEMO / f"{EXPERT}.qrels").read_text().splitlines():
+        qid, iteration, pid, grade = line.split()
+        assert iteration == "0", line
+        assert (qid, pid) not in grades, line
+        grades[qid, pid] = int(grade)
+    return grades
+
+
+def run_passages(topic: str) -> set[str]:
+    return {pid for name in RUNS for _, pid, _ in run_rows(name)[topic]}
 
 
 def qa_items() -> list[dict]:
@@ -161,9 +193,126 @@ def test_qa_items_have_answers_and_one_or_two_gold_contexts():
     assert any(len(item["answers"]) >= 2 for item in items)
 
 
+# ---- The expert's labels: written by the passages' authors ----------------------------------
+
+
+def test_the_expert_rates_every_question_of_every_topic_and_run_passage():
+    ratings = expert_ratings()
+    docs = documents()
+    questions = {t: reports()[t]["questions"] for t in TOPICS}
+    for topic in TOPICS:
+        own = {pid for pid in docs if pid.startswith(f"{topic}:")}
+        # Every passage of the topic, and the other topics' passages its runs rank.
+        assert {pid for t, pid in ratings if t == topic} == own | run_passages(topic), topic
+    levels = Counter()
+    for (topic, pid), row in ratings.items():
+        assert set(row) == {"id", "document", "relevances", "rationales"}
+        keys = [str(i) for i in range(N_QUESTIONS)]
+        assert list(row["relevances"]) == keys and list(row["rationales"]) == keys
+        for key, question in zip(keys, questions[topic], strict=True):
+            rating, span = row["relevances"][key], row["rationales"][key]
+            if question is None:
+                assert (rating, span) == (NOT_ASKED, ""), (pid, key)
+                continue
+            assert rating in range(6), (pid, key)
+            # A rationale is a span copied from the passage, given for every rating above 0.
+            assert bool(span) == (rating > 0), (pid, key)
+            assert span in docs[pid]["contents"], (pid, key)
+            if not pid.startswith(f"{topic}:"):
+                assert rating == 0, f"{pid} is about another topic than {topic}"
+            levels[rating] += 1
+    # Realistic, not uniform: most cells 0, every level used, partial ratings common.
+    assert levels[0] > 0.8 * sum(levels.values())
+    assert all(levels[level] for level in range(6))
+    assert levels[1] + levels[2] >= 20
+
+
+def test_every_sub_question_is_answered_by_a_passage_of_its_topic():
+    ratings = expert_ratings()
+    for topic in TOPICS:
+        for i, question in enumerate(reports()[topic]["questions"]):
+            best = max(row["relevances"][str(i)] for (t, pid), row in ratings.items() if t == topic)
+            assert best >= TAU if question is not None else best == NOT_ASKED, (topic, i)
+
+
+def test_the_expert_labels_the_coverage_of_every_report():
+    lines = (LABELS / f"{EXPERT}_qlabels.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    by_id = {row["id"]: row for row in rows}
+    assert len(by_id) == len(rows)
+    assert set(by_id) == set(reports())
+    for qid, row in by_id.items():
+        report = reports()[qid]
+        assert set(row) == {"id", "question_based_nugget", "answerability", "coverage"}
+        keys = [PLACEHOLDER_KEY if q is None else q for q in report["questions"]]
+        assert list(row["question_based_nugget"]) == keys, qid
+        valid = []
+        for question, value in zip(report["questions"], row["answerability"], strict=True):
+            if question is None:
+                assert value == NO_QUESTION, qid
+                assert row["question_based_nugget"][PLACEHOLDER_KEY] == ""
+                continue
+            span = row["question_based_nugget"][question]
+            assert value in (0, 1), qid
+            assert bool(span) == (value == 1), (qid, question)
+            assert span in report["response"], (qid, question)
+            valid.append(value)
+        assert row["coverage"] == pytest.approx(sum(valid) / len(valid)), qid
+    # The oracle reports cover more than the retrieval ones, and the systems differ.
+    coverage = defaultdict(list)
+    for qid, row in by_id.items():
+        coverage["oracle" if qid in TOPICS else qid.split("_")[0]].append(row["coverage"])
+    mean = {system: np.mean(values) for system, values in coverage.items()}
+    assert mean["oracle"] > max(mean["bm25"], mean["dense"])
+    assert mean["bm25"] != mean["dense"]
+
+
+def expected_grades(topic: str, ratings: dict) -> dict[str, int]:
+    """The documented rule: CRUX's greedy required subset over the topic's own passages in
+    passage-id order (3 required; of the rest, 1 when every rating is below the required
+    passages' best, else 2), except that a passage that answers no sub-question (every rating
+    below tau = 3) is 0, not relevant."""
+    # Passage-id order is the order the import stores them in, so the order the greedy breaks
+    # ties in.
+    own = sorted(
+        ((pid, row) for (t, pid), row in ratings.items() if t == topic and pid.startswith(f"{t}:")),
+        key=lambda item: item[0],
+    )
+    matrix = np.array([[row["relevances"][str(i)] for i in range(N_QUESTIONS)] for _, row in own])
+    valid = np.array([q is not None for q in reports()[topic]["questions"]])
+    subset = select_required(
+        matrix[None].astype(float), np.ones((1, len(own)), bool), valid[None], TAU
+    )
+    assert not subset.stalled[0]
+    grades = {}
+    for (pid, _), grade, ratings_row in zip(own, subset.grades[0], matrix, strict=True):
+        answers = (ratings_row[valid] >= TAU).any()
+        grades[pid] = int(grade) if answers else 0
+    return grades
+
+
+def test_the_expert_grades_follow_from_the_ratings():
+    ratings = expert_ratings()
+    grades = expert_grades()
+    # Every passage of each topic is graded; other topics' passages are left out (non-relevant).
+    assert set(grades) == {(t, pid) for t, pid in ratings if pid.startswith(f"{t}:")}
+    lines = (DEMO / f"{EXPERT}.qrels").read_text().splitlines()
+    assert all(len(line.split()) == 4 for line in lines)
+    for topic in TOPICS:
+        mine = {pid: g for (t, pid), g in grades.items() if t == topic}
+        assert mine == expected_grades(topic, ratings), topic
+        # The required passages together answer every sub-question of the topic.
+        required = [pid for pid, g in mine.items() if g == 3]
+        for i, question in enumerate(reports()[topic]["questions"]):
+            if question is not None:
+                assert max(ratings[topic, pid]["relevances"][str(i)] for pid in required) >= TAU
+    counts = Counter(grades.values())
+    assert all(counts[g] for g in (0, 1, 2, 3)), counts
+
+
 SNAPSHOT_MODELS = (
     Collection, Topic, SubQuestion, Passage, Run, RunEntry, GeneratedOutput, OutputContext,
-    PassageQrel,
+    PassageQrel, Judge, Judgment, CoverageLabel,
 )  # fmt: skip
 
 
@@ -204,6 +353,17 @@ def test_load_demo_imports_both_collections_and_creates_the_accounts(client, pas
     assert outputs == {system: len(TOPICS) for system in SYSTEMS}
     contexts = OutputContext.objects.filter(output__collection=demo).count()
     assert contexts == sum(row["k"] for row in reports().values())
+    # The expert's labels: grades, ratings (not the placeholder's) and report coverage.
+    grades = PassageQrel.objects.filter(topic__collection=demo)
+    assert set(grades.values_list("source", flat=True)) == {EXPERT}
+    stored = grades.values_list("topic__external_id", "passage__external_id", "grade")
+    assert {(t, p): g for t, p, g in stored} == expert_grades()
+    expert = Judge.objects.get(name=EXPERT)
+    assert expert.kind == Judge.Kind.HUMAN
+    rated = Judgment.objects.filter(judge=expert, task=Judgment.Task.PASSAGE_RATING)
+    cells = sum(v >= 0 for row in expert_ratings().values() for v in row["relevances"].values())
+    assert rated.count() == cells
+    assert CoverageLabel.objects.filter(judge=expert, output__collection=demo).count() == 12
 
     qa = Collection.objects.get(name="demo-qa")
     items = qa_items()

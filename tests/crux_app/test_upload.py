@@ -101,6 +101,7 @@ def test_file_upload_stores_the_file_and_starts_a_pending_job(
         "source": f"{folder}/bm25.run",
         "label": "bm25.run",
         "run_name": "bm25-web",
+        "add_missing_passages": False,  # the page has no field for it: the default
     }
     stored = upload_dir / folder / "bm25.run"
     assert stored.read_bytes() == (crux_sample_dir / "bm25.run").read_bytes()

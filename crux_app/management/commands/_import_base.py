@@ -8,6 +8,11 @@ from django.core.management.base import BaseCommand, CommandError
 from crux_app.dataio.catalog import IMPORT_FORMATS
 from crux_app.dataio.errors import ImportFailure
 
+ADD_MISSING_PASSAGES_HELP = (
+    "create the passages the collection lacks, without text (a TREC run lists 1,000 per "
+    "topic, most never judged); import_passages gives them their text later"
+)
+
 
 class ImportCommand(BaseCommand):
     """Subclasses name their catalog format and add their own arguments."""

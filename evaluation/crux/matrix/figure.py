@@ -46,6 +46,7 @@ MARKS = {
 }
 ROW_LABEL_CHARS = 46
 MAX_LABELLED_COLUMNS = 60
+TICK_CHARS = 10  # a passage id longer than this shows its end on the axis (the hover has it all)
 STRIP_SHARE = 0.09  # of the plot height, for the qrel and run strips above the heatmap
 
 
@@ -77,6 +78,36 @@ def column_label(matrix: TopicMatrix, index: int) -> str:
     if col.grade is not None:
         parts.append(f"{GRADE_LABELS.get(col.grade, f'grade {col.grade}')} [{col.grade_source}]")
     return " · ".join(parts)
+
+
+def column_tick(matrix: TopicMatrix, index: int) -> str:
+    """The axis label of a column: its position in the selected run, else its passage id's
+    end (escaped: plotly reads tick text as HTML)."""
+    col = matrix.columns[index]
+    if col.run_position is not None and matrix.run is not None:
+        return f"#{col.run_position}"
+    name = col.external_id
+    short = name if len(name) <= TICK_CHARS else "…" + name[1 - TICK_CHARS :]
+    return escape(short, quote=False)
+
+
+def column_ticks(matrix: TopicMatrix) -> list[int]:
+    """Which columns get an axis label: all of them, or on a wide matrix every n-th one and
+    the first and last of each block (top-k, other judged, required)."""
+    n_cols = len(matrix.columns)
+    step = max(1, -(-n_cols // MAX_LABELLED_COLUMNS))
+    if step == 1:
+        return list(range(n_cols))
+    ends = {
+        i
+        for i, col in enumerate(matrix.columns)
+        if i in (0, n_cols - 1)
+        or matrix.columns[i - 1].group != col.group
+        or matrix.columns[i + 1].group != col.group
+    }
+    # Regular labels keep clear of the block ends, which matter more.
+    regular = {i for i in range(0, n_cols, step) if all(abs(i - e) >= step // 2 for e in ends)}
+    return sorted(regular | ends)
 
 
 def matrix_figure(matrix: TopicMatrix, expected: np.ndarray | None = None) -> dict[str, Any]:
@@ -111,19 +142,18 @@ def matrix_figure(matrix: TopicMatrix, expected: np.ndarray | None = None) -> di
     strip = _strip(matrix)
     marks = [_marks(matrix, level) for level in MARKS]
     height = max(320, 24 * n_rows + 200)
-    # Wide matrices leave a few pixels per column: label only the ends of the top-k block.
-    top_ticks = list(range(matrix.n_topk))
-    if n_cols > MAX_LABELLED_COLUMNS and matrix.n_topk > 2:
-        top_ticks = [0, matrix.n_topk - 1]
+    ticks = column_ticks(matrix)
+    tick_text = [column_tick(matrix, i) for i in ticks]
     layout = {
         "height": height,
         "margin": {"l": 10, "r": 10, "t": 30, "b": 78},
         "font": {"size": 11},
         "xaxis": {
             "range": [-0.5, n_cols - 0.5],
-            "tickvals": top_ticks,
-            "ticktext": [f"#{matrix.columns[i].run_position}" for i in top_ticks],
+            "tickvals": ticks,
+            "ticktext": tick_text,
             "tickfont": {"size": 9},
+            "automargin": True,  # plotly turns the labels when they would overlap
             "showgrid": False,
             "zeroline": False,
             "title": {"text": _x_title(matrix), "font": {"size": 11}},
@@ -276,7 +306,9 @@ def _marks(matrix: TopicMatrix, level: Disagreement) -> dict[str, Any]:
         "x": cols.tolist(),
         "y": rows.tolist(),
         "text": text,
-        "hovertemplate": "%{text}<extra></extra>",
+        # The cell beneath describes itself in full (every judge's rating): let it answer
+        # (a hovertemplate would override the skip).
+        "hoverinfo": "skip",
         "marker": {"symbol": symbol, "color": colour, "size": size, "line": {"width": 2}},
         "showlegend": True,
     }
@@ -317,20 +349,3 @@ def _shapes(matrix: TopicMatrix) -> list[dict[str, Any]]:
                 }
             )
     return shapes
-
-
-def matrix_payload(
-    matrix: TopicMatrix, cell_url: str, expected: np.ndarray | None = None
-) -> dict[str, Any]:
-    """What the page script needs: the figure, and the ids behind each row and column."""
-    return {
-        "figure": matrix_figure(matrix, expected),
-        "cell_url": cell_url,
-        "judge": matrix.judge.id if matrix.judge else None,
-        "tau": matrix.tau,
-        "rows": [{"id": r.subquestion_id, "label": f"{r.position}. {r.text}"} for r in matrix.rows],
-        "columns": [
-            {"id": c.passage_id, "label": column_label(matrix, i)}
-            for i, c in enumerate(matrix.columns)
-        ],
-    }

@@ -8,15 +8,21 @@ and coverage come from ``evaluation.crux.method.coverage``; nothing here re-deri
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 import numpy as np
-from django.db.models import Value
-from django.db.models.functions import Coalesce
 
-from crux_app.models import Judge, Judgment, Passage, PassageQrel, Run, RunEntry, SubQuestion, Topic
+from crux_app.models import Judge, Passage, Run, Topic
+from evaluation.crux.matrix.stored import (
+    PASSAGE_RATING,
+    UNPARSABLE,
+    StoredTopic,
+    judgment_array,
+    preferred_grades,
+    run_order,
+    subquestion_rows,
+)
 from evaluation.crux.method.coverage import Coverage, answerable_set, context_coverage
 from evaluation.crux.method.crux_ratings import (
     RatingsBatch,
@@ -25,13 +31,11 @@ from evaluation.crux.method.crux_ratings import (
     stack_contexts,
 )
 
-PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
 DEFAULT_TAU = 3
 DEFAULT_K = 10
 MAX_K = 1000
-# Cell codes besides the ratings 0..5.
+# Cell codes besides the ratings 0..5 (and UNPARSABLE, -1).
 NOT_JUDGED = -2
-UNPARSABLE = -1
 REQUIRED_GRADE = 3
 
 
@@ -132,6 +136,9 @@ class TopicMatrix:
     human_ratings: dict[tuple[int, int], list[tuple[str, int]]] = field(default_factory=dict)
     coverage: Coverage | None = None  # of the run's top-k; None without a run or an oracle
     n_topk: int = 0
+    judges: list[JudgeChoice] = field(default_factory=list)  # every judge of the topic
+    # (J, Q, P) int8: each judge's code of each cell, judges in ``judges`` order (the hover).
+    judge_codes: np.ndarray | None = None
 
     @property
     def has_oracle(self) -> bool:
@@ -157,6 +164,12 @@ class TopicMatrix:
     def n_disagreements(self) -> int:
         return int((self.disagreement >= Disagreement.DIFFERS).sum())
 
+    def attention_cells(self) -> list[tuple[int, int]]:
+        """(row, column) of the cells worth a look, in reading order (row by row): the selected
+        judge has no parsed rating there, or a human's rating is marked against it."""
+        rows, cols = np.nonzero((self.codes < 0) | (self.disagreement > Disagreement.NONE))
+        return list(zip(rows.tolist(), cols.tolist(), strict=True))
+
 
 def build_matrix(
     topic: Topic,
@@ -165,17 +178,21 @@ def build_matrix(
     run: RunChoice | None,
     tau: int = DEFAULT_TAU,
     k: int = DEFAULT_K,
+    stored: StoredTopic | None = None,
 ) -> TopicMatrix:
-    """The matrix of ``judge``'s ratings on the topic, columns led by ``run``'s top-k."""
-    subquestions = list(
-        SubQuestion.objects.filter(topic=topic, is_placeholder=False)
-        .order_by("position")
-        .values_list("pk", "position", "text")
-    )
-    ranked = _run_order(topic, run)
-    grades = _preferred_grades(topic)
-    judged = _judgment_array(topic)
-    columns = _columns(ranked, k, np.unique(judged[:, 2]).tolist(), grades)
+    """The matrix of ``judge``'s ratings on the topic, columns led by ``run``'s top-k
+    (``stored``: the topic's rows loaded once by ``load_stored`` for several runs)."""
+    if stored is None:
+        subquestions = subquestion_rows(topic)
+        ranked = run_order(topic, run.id if run is not None else None)
+        grades = preferred_grades(topic)
+        judged = judgment_array(topic)
+        external = None
+    else:
+        subquestions, grades, judged = stored.subquestions, stored.grades, stored.judged
+        ranked = stored.run_orders.get(run.id, []) if run is not None else []
+        external = stored.external_ids
+    columns = _columns(ranked, k, np.unique(judged[:, 2]).tolist(), grades, external)
 
     row_of = _index_of(np.array([sq[0] for sq in subquestions], dtype=np.int64), judged[:, 1])
     col_of = _index_of(np.array([c.passage_id for c in columns], dtype=np.int64), judged[:, 2])
@@ -187,6 +204,7 @@ def build_matrix(
         mine = judged[:, 0] == judge.id
         codes[row_of[mine], col_of[mine]] = judged[mine, 3]
     disagreement, human_ratings = _disagreements(codes, judged, row_of, col_of, options, judge, tau)
+    judge_codes = _judge_codes(codes.shape, judged, row_of, col_of, options)
     n_topk = sum(1 for c in columns if c.group == "topk")
     answerable, undetermined, covered, coverage = _answerability(codes, columns, n_topk, run, tau)
     rows = [
@@ -213,62 +231,32 @@ def build_matrix(
         human_ratings=human_ratings,
         coverage=coverage,
         n_topk=n_topk,
+        judges=list(options.judges),
+        judge_codes=judge_codes,
     )
-
-
-def _run_order(topic: Topic, run: RunChoice | None) -> list[int]:
-    """The run's passage ids for the topic in (rank, file line) order: some released run files
-    give a whole topic one rank, so the rank alone cannot order them."""
-    if run is None:
-        return []
-    return list(
-        RunEntry.objects.filter(run_id=run.id, topic=topic)
-        .order_by("rank", "line_order", "passage_id")
-        .values_list("passage_id", flat=True)
-    )
-
-
-def _preferred_grades(topic: Topic) -> dict[int, tuple[int, str]]:
-    """passage id -> (grade, source); where sources disagree, the one with most rows wins."""
-    rows = list(
-        PassageQrel.objects.filter(topic=topic).values_list("passage_id", "source", "grade")
-    )
-    size = Counter(source for _, source, _ in rows)
-    preference = {
-        s: i for i, (s, _) in enumerate(sorted(size.items(), key=lambda x: (-x[1], x[0])))
-    }
-    grades: dict[int, tuple[int, str]] = {}
-    for passage_id, source, grade in sorted(rows, key=lambda r: preference[r[1]], reverse=True):
-        grades[passage_id] = (grade, source)  # most preferred source written last
-    return grades
-
-
-def _judgment_array(topic: Topic) -> np.ndarray:
-    """(N, 4) int64 rows of (judge, sub-question, passage, rating) for the topic's passage
-    ratings; an unparsable rating reads UNPARSABLE."""
-    rows = (
-        Judgment.objects.filter(topic=topic, task=PASSAGE_RATING, passage__isnull=False)
-        .order_by()
-        .annotate(r=Coalesce("rating", Value(UNPARSABLE)))
-        .values_list("judge_id", "subquestion_id", "passage_id", "r")
-    )
-    array = np.array(list(rows), dtype=np.int64)
-    return array.reshape(-1, 4)
 
 
 def _columns(
-    ranked: list[int], k: int, judged_ids: list[int], grades: dict[int, tuple[int, str]]
+    ranked: list[int],
+    k: int,
+    judged_ids: list[int],
+    grades: dict[int, tuple[int, str]],
+    external: dict[int, str] | None = None,
 ) -> list[MatrixColumn]:
-    """Run top-k in rank order, then the other judged passages, then unjudged required ones."""
+    """Run top-k in rank order, then the other judged passages, then unjudged required ones
+    (``external``: passage id -> external id, when already loaded)."""
     position = {pid: i + 1 for i, pid in enumerate(ranked)}
     topk = ranked[:k]
     shown = set(topk)
     others = [pid for pid in judged_ids if pid not in shown]
     shown.update(others)
     required = [pid for pid, (g, _) in grades.items() if g == REQUIRED_GRADE and pid not in shown]
-    external = dict(
-        Passage.objects.filter(pk__in=[*topk, *others, *required]).values_list("pk", "external_id")
-    )
+    if external is None:
+        external = dict(
+            Passage.objects.filter(pk__in=[*topk, *others, *required]).values_list(
+                "pk", "external_id"
+            )
+        )
 
     def grade_key(pid: int) -> int:
         return -grades[pid][0] if pid in grades else 0
@@ -297,6 +285,22 @@ def _index_of(ids: np.ndarray, keys: np.ndarray) -> np.ndarray:
     order = np.argsort(ids)
     where = np.clip(np.searchsorted(ids[order], keys), 0, ids.size - 1)
     return np.where(ids[order][where] == keys, order[where], -1)
+
+
+def _judge_codes(
+    shape: tuple[int, ...],
+    judged: np.ndarray,
+    row_of: np.ndarray,
+    col_of: np.ndarray,
+    options: MatrixOptions,
+) -> np.ndarray:
+    """(J, Q, P) codes of every judge of the options, NOT_JUDGED where a judge has none."""
+    ids = np.array([j.id for j in options.judges], dtype=np.int64)
+    out = np.full((len(ids), *shape), NOT_JUDGED, dtype=np.int8)
+    which = _index_of(ids, judged[:, 0])
+    known = which >= 0
+    out[which[known], row_of[known], col_of[known]] = judged[known, 3]
+    return out
 
 
 def _disagreements(

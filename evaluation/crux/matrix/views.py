@@ -14,7 +14,6 @@ from crux_app.roles import ResearcherRequiredMixin
 from evaluation.crux.judge_warnings import matrix_warnings
 from evaluation.crux.matrix.cell import CellDetail, ExpertRating, cell_detail, record_expert_rating
 from evaluation.crux.matrix.distributions import expected_ratings
-from evaluation.crux.matrix.figure import matrix_payload
 from evaluation.crux.matrix.forms import (
     EXPECTED,
     CellQueryForm,
@@ -22,6 +21,7 @@ from evaluation.crux.matrix.forms import (
     RubricRatingForm,
 )
 from evaluation.crux.matrix.matrix import build_matrix, matrix_options
+from evaluation.crux.matrix.payload import matrix_payload
 
 # The page listens for this event (sent in HX-Trigger) and reloads the matrix.
 MATRIX_CHANGED = "matrix-changed"

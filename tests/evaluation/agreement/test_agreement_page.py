@@ -61,7 +61,7 @@ def test_page_renders_figures_plots_and_export_links(researcher_client, collecti
 
 def test_json_export_equals_the_command(researcher_client, collection):
     response = researcher_client.get(url(collection, format="json", tau=2))
-    assert response["Content-Disposition"] == 'attachment; filename="agreement-page.json"'
+    assert response["Content-Disposition"] == 'attachment; filename="agreement-page-tau2.json"'
     page = json.loads(response.content)
     out = io.StringIO()
     call_command("agreement", "--collection", "page", "--tau", "2", stdout=out)
@@ -93,9 +93,15 @@ def test_campaign_page(researcher_client, collection):
     assert (
         "campaign &#x27;Wave 1&#x27;: the labels of its 0 annotator(s)" in response.content.decode()
     )
+    # The campaign's name works too (the command's --campaign takes either).
+    by_name = researcher_client.get(
+        reverse("agreement", args=[collection.pk]), {"campaign": "Wave 1"}
+    )
+    assert by_name.status_code == 200 and by_name.context["campaign"] == "wave-1"
     missing = researcher_client.get(url(collection, campaign="wave-9"))
     assert missing.status_code == 400
-    assert "campaign 'wave-9' does not exist" in missing.context["error"]
+    (error,) = missing.context["form"].errors["campaign"]
+    assert error == "campaign wave-9 does not exist in this collection; campaigns there: 'Wave 1'"
 
 
 def test_unknown_collection_is_404(researcher_client):

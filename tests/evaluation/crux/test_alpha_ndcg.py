@@ -7,6 +7,7 @@ import ir_measures
 import numpy as np
 import pytest
 
+from evaluation.crux.method import alpha_ndcg as alpha_ndcg_module
 from evaluation.crux.method.alpha_ndcg import alpha_ndcg, discounts, topic_alpha_ndcg
 from evaluation.crux.method.coverage import answerable_set
 from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch, TopicRatings, stack_contexts
@@ -264,3 +265,19 @@ def test_any_k_matches_naive_reference(seed, k):
             assert np.isnan(ours.value[t])
         else:
             assert ours.value[t] == pytest.approx(naive, abs=1e-9)
+
+
+def test_topics_split_into_passes_give_the_same_values(monkeypatch):
+    # The greedy runs over chunks of topics; a chunk boundary must change nothing, and the
+    # deep-k path (subtopics covered many times: ndeval-order rescoring) must stay exact.
+    topics, contexts = random_topics(4, n_topics=40, max_passages=160)
+    batch = RatingsBatch.stack(topics)
+    answerable = answerable_set(batch, 1)
+    whole = alpha_ndcg(batch, stack_contexts(contexts), answerable, 150, tau=1)
+    monkeypatch.setattr(alpha_ndcg_module, "TOPICS_PER_PASS", 7)
+    split = alpha_ndcg(batch, stack_contexts(contexts), answerable, 150, tau=1)
+    np.testing.assert_array_equal(whole.ideal_dcg, split.ideal_dcg)
+    for t, topic in enumerate(topics):
+        naive = naive_alpha_ndcg(topic, contexts[t], 150, tau=1)
+        if naive is not None:
+            assert split.value[t] == pytest.approx(naive, abs=1e-9)

@@ -68,7 +68,8 @@ def test_matrix_ships_the_selected_judges_ratings_in_run_order(researcher_client
     assert heatmap["text"][2][0] == "unparsable"
     assert heatmap["text"][0][4] == "not judged"
     assert data["judge"] == hand.llm_a.pk  # the LLM judge with the most judgments
-    assert data["figure"]["layout"]["xaxis"]["ticktext"] == ["#1", "#2"]
+    # Every column has an axis label: its run position, else its passage id.
+    assert data["figure"]["layout"]["xaxis"]["ticktext"] == ["#1", "#2", "#3", "#4", "m1:0#2"]
 
 
 def test_judge_selector_lists_every_judge_and_switches_ratings(researcher_client, hand):

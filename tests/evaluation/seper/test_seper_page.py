@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from crux_app.models import Job
 from evaluation.seper.job import KIND, run_seper_job
+from evaluation.seper.models import SeperScore
 from tests.evaluation.seper.seper_job_data import CountingModels, seper_collection, seper_job
 
 pytestmark = pytest.mark.django_db
@@ -40,15 +41,26 @@ def test_the_page_shows_scores_clusters_side_by_side_and_the_delta_chart(researc
     assert hard["y"] == pytest.approx([-0.5, 0.5])
     assert "plotly/plotly.min.js" in html
 
+    # The chart says which side of zero helps.
+    assert "Above 0</b>: the passage made the right answer more likely" in html
+    assert [a["text"] for a in figure["layout"]["annotations"]] == ["↑ helps", "↓ misleads"]
+
     baseline = html[html.index('id="clusters-baseline"') : html.index('id="clusters-run"')]
     with_run = html[html.index('id="clusters-run"') :]
     # Without context: a gold cluster and a wrong one, each half the mass.
-    assert baseline.count('<tr class="gold">') == 1 and baseline.count('<tr class="not-gold">') == 1
+    gold, wrong = '<tr class="cluster-head gold">', '<tr class="cluster-head not-gold">'
+    assert baseline.count(gold) == 1 and baseline.count(wrong) == 1
     assert "Charles Dickens" in baseline and "0.500" in baseline
     # With the run's top-2 (the gold passage is in it): one gold cluster holding every sample.
-    assert "bm25 top-2" in with_run and with_run.count('<tr class="gold">') == 1
-    assert '<tr class="not-gold">' not in with_run.split("</table>")[0]
+    assert "bm25 top-2" in with_run and with_run.count(gold) == 1
+    assert wrong not in with_run.split("</table>")[0]
     assert "Context: The novel is long" in with_run  # the prompt used
+    # Each sampled response is listed once, under its cluster.
+    for section, kind in [(baseline, "none"), (with_run.split("</table>")[0], "run")]:
+        stored = SeperScore.objects.get(topic=data.topic, context_kind=kind, subquestion=None)
+        listed = re.findall(r'<tr class="seper-response" data-response="(\d+)"', section)
+        assert sorted(map(int, listed)) == list(range(len(stored.detail["responses"])))
+        assert "Each sampled response" not in section  # no second listing
 
 
 def test_a_topic_without_scores_says_so_and_links_the_start_form(researcher_client):

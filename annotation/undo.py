@@ -1,0 +1,109 @@
+"""Undo of an annotator's latest submission: the answer goes back to being their draft.
+
+Rules: only the annotator's most recent submitted answer in the campaign can be undone, and
+only while the campaign is open; any other submitted answer stays as it is (nothing submitted
+is lost). Undo makes the assignment a live reservation again (its first reservation time kept,
+so the workspace shows it before the items reserved after it), with the answer as its draft;
+the item's label count goes down by one and its reservation count up by one, and the
+judgments mirrored from the answer are removed (a label the same person gave the same pair in
+another campaign becomes their judgment again).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from crux_app.models import Judge, Judgment
+
+from .answers import answer_to_draft
+from .models import Assignment, Campaign, CampaignItem
+from .submission import mirror_judgments
+from .task_types import PASSAGE_RATING, REPORT_COVERAGE
+
+
+class UndoRefused(ValueError):
+    """The answer cannot be undone; the message says why, for the annotator."""
+
+
+def undo(assignment: Assignment, now: datetime | None = None) -> Assignment:
+    """Reopen ``assignment`` (the annotator's latest submission) for its annotator."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        campaign = Campaign.objects.get(pk=assignment.campaign_id)
+        if not campaign.is_open:
+            raise UndoRefused(f"This campaign is {campaign.get_state_display().lower()}.")
+        # A submit of another item running now finishes first: its row is locked here, so the
+        # "latest" below sees it.
+        list(
+            Assignment.objects.select_for_update(of=("self",))
+            .filter(
+                campaign=campaign,
+                annotator_id=assignment.annotator_id,
+                state=Assignment.State.RESERVED,
+            )
+            .order_by("id")
+            .values_list("pk", flat=True)
+        )
+        locked = (
+            Assignment.objects.select_for_update(of=("self",))
+            .select_related("item", "annotator")
+            .get(pk=assignment.pk)
+        )
+        if locked.state != Assignment.State.SUBMITTED:
+            raise UndoRefused("This answer is not submitted (already undone?).")
+        latest = Assignment.objects.latest_submitted(campaign.pk, locked.annotator_id)
+        if latest is None or latest.pk != locked.pk:
+            raise UndoRefused("Only your latest answer can be undone: a newer one exists.")
+        locked.draft = answer_to_draft(campaign.task_type, locked.answer)
+        locked.state = Assignment.State.RESERVED
+        locked.answer = None
+        locked.submitted_at = None
+        locked.reserved_until = now + timedelta(seconds=campaign.reservation_seconds)
+        locked.save(update_fields=["draft", "state", "answer", "submitted_at", "reserved_until"])
+        CampaignItem.objects.filter(pk=locked.item_id).update(
+            annotations_done=F("annotations_done") - 1,
+            reserved_count=F("reserved_count") + 1,
+        )
+        unmirror_judgments(locked)
+    return locked
+
+
+def unmirror_judgments(assignment: Assignment) -> int:
+    """Remove the judgments ``mirror_judgments`` wrote for this item and annotator; the same
+    person's latest other submitted label of the same pair (another campaign) is mirrored
+    again. Returns how many judgments were removed."""
+    item = assignment.item
+    if item.is_attention_check or item.topic_id is None:
+        return 0
+    judge = Judge.objects.filter(user_id=assignment.annotator_id).first()
+    if judge is None:
+        return 0
+    same_pair = Assignment.objects.submitted().filter(
+        annotator_id=assignment.annotator_id, item__kind=item.kind, item__is_attention_check=False
+    )
+    if item.kind == PASSAGE_RATING and item.subquestion_id and item.passage_id:
+        rows = Judgment.objects.filter(
+            judge=judge, subquestion_id=item.subquestion_id, passage_id=item.passage_id
+        )
+        same_pair = same_pair.filter(
+            item__subquestion_id=item.subquestion_id, item__passage_id=item.passage_id
+        )
+    elif item.kind == REPORT_COVERAGE and item.output_id:
+        subquestions = [q["subquestion_id"] for q in item.payload.get("questions", [])]
+        rows = Judgment.objects.filter(
+            judge=judge, output_id=item.output_id, subquestion_id__in=subquestions
+        )
+        same_pair = same_pair.filter(item__output_id=item.output_id)
+    else:
+        return 0
+    removed, _ = rows.delete()
+    earlier = (
+        same_pair.exclude(pk=assignment.pk).latest_first().select_related("item", "annotator")
+    ).first()
+    if earlier is not None:
+        mirror_judgments(earlier)
+    return removed

@@ -1,0 +1,96 @@
+"""One place per topic: what each method stored for a topic, summed up on the topic page.
+
+The topic page names no method: a method registers a ``TopicSummary`` from its
+``AppConfig.ready``. Its ``build`` reads stored rows only (never a model call) and returns the
+method's own summary object, which says whether it is ``empty``; the method's template draws a
+filled summary, and the shared partial draws an empty one with the job that fills it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.urls import reverse
+
+from crux_app.jobs.catalog import kind_label
+
+if TYPE_CHECKING:
+    from crux_app.models import Topic
+
+
+class Summary(Protocol):
+    """What a method's ``build`` returns: its own dataclass, with at least these two."""
+
+    @property
+    def empty(self) -> bool: ...  # nothing stored for the topic yet
+
+    @property
+    def empty_note(self) -> str: ...  # why, when more than "no job ran" (may be "")
+
+
+@dataclass(frozen=True)
+class TopicSummary:
+    key: str
+    title: str
+    order: int  # lower first
+    build: Callable[[Topic], Summary]
+    template: str  # draws a filled summary: gets ``summary``, ``topic`` and ``entry``
+    job_kind: str  # the job kind that fills it (the empty state names its label)
+    start_url_name: str  # that job's start page (takes the collection)
+    page_url_name: str  # the method's page for this topic, or its collection page
+    page_takes_topic: bool = True  # the page URL takes (collection, topic), else (collection)
+
+
+@dataclass(frozen=True)
+class ResolvedSummary:
+    key: str
+    title: str
+    template: str
+    summary: Any
+    job_label: str
+    start_url: str
+    page_url: str
+
+    @property
+    def empty(self) -> bool:
+        return bool(self.summary.empty)
+
+
+_SUMMARIES: dict[str, TopicSummary] = {}
+
+
+def register_topic_summary(entry: TopicSummary) -> TopicSummary:
+    """Add (or replace, by key) a summary."""
+    _SUMMARIES[entry.key] = entry
+    return entry
+
+
+def unregister_topic_summary(key: str) -> None:
+    _SUMMARIES.pop(key, None)
+
+
+def registered_summaries() -> list[TopicSummary]:
+    return sorted(_SUMMARIES.values(), key=lambda e: (e.order, e.key))
+
+
+def summaries_for(topic: Topic) -> list[ResolvedSummary]:
+    """Every registered summary of the topic, built from stored rows, in order."""
+    resolved = []
+    for entry in registered_summaries():
+        page_args = (
+            [topic.collection_id, topic.pk] if entry.page_takes_topic else [topic.collection_id]
+        )
+        resolved.append(
+            ResolvedSummary(
+                key=entry.key,
+                title=entry.title,
+                template=entry.template,
+                summary=entry.build(topic),
+                job_label=kind_label(entry.job_kind),
+                start_url=reverse(entry.start_url_name, args=[topic.collection_id]),
+                page_url=reverse(entry.page_url_name, args=page_args),
+            )
+        )
+    return resolved

@@ -1,0 +1,69 @@
+"""How many items a judging job would judge, shown on the judging page before it starts (and
+updated as its options change): the same plan the job makes (``judge_scope.plan_items``) for
+the judge the options name, without loading any model."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from crux_app.models import Collection, Judge
+from evaluation.backends.model_ids import embedder_model, judge_model
+from evaluation.crux.forms import JudgeJobForm
+from evaluation.crux.job import EMBEDDING, JudgeJobParams
+from evaluation.crux.judge_scope import RUN, ScopeSpec, plan_items
+
+
+@dataclass(frozen=True)
+class JudgePreview:
+    judge: str  # the judge identity's name, as the job would store it
+    judge_exists: bool  # False: that judge has rated nothing anywhere yet
+    to_judge: int
+    already_judged: int
+    skipped_no_text: int
+
+    @property
+    def n_items(self) -> int:
+        return self.to_judge + self.already_judged + self.skipped_no_text
+
+
+def judge_identity(config: JudgeJobParams) -> tuple[str, str]:
+    """(model id, prompt version) of the judge a job with these parameters stores ratings as
+    (the tasks' model choice: the workers' embedder, or the named or configured judge)."""
+    if config.method == EMBEDDING:
+        return embedder_model().model_id, config.prompt_version
+    return judge_model(config.model).model_id, config.prompt_version
+
+
+def preview(form: JudgeJobForm) -> JudgePreview:
+    """The plan of a valid form's job (call after ``is_valid()``)."""
+    config = JudgeJobParams.from_params(form.job_params())
+    model_id, version = judge_identity(config)
+    judge = Judge.objects.filter(
+        kind=Judge.Kind.LLM, model_id=model_id, prompt_version=version
+    ).first()
+    topic = form.job_topic()
+    spec = ScopeSpec(
+        collection=form.collection,
+        scope=config.scope,
+        k=config.k,
+        run_id=config.run_id if config.scope == RUN else None,
+        topic_id=topic.pk if topic else None,
+    )
+    plan = plan_items(spec, judge)
+    return JudgePreview(
+        judge=judge.name if judge else Judge.llm_name(model_id, version),
+        judge_exists=judge is not None,
+        to_judge=len(plan.missing),
+        already_judged=plan.already_judged,
+        skipped_no_text=plan.skipped_no_text,
+    )
+
+
+def count_form(collection: Collection, data: Mapping[str, Any]) -> JudgeJobForm:
+    """The judging form bound to ``data`` (a query string or a start form's values); the
+    scope defaults as on the page."""
+    values = {name: value for name, value in data.items() if value not in (None, "")}
+    values.setdefault("scope", JudgeJobForm.base_fields["scope"].initial)
+    return JudgeJobForm(values, collection=collection)

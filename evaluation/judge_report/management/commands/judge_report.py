@@ -1,0 +1,75 @@
+"""manage.py judge_report --collection NAME --judges A B --metric ndcg|coverage|alpha_ndcg
+--k K [--resamples 2000] [--seed 0] --format json|html [--out PATH]."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from crux_app.inputs import EvaluationInputError, resolve_collection
+from evaluation.judge_report.export import to_json
+from evaluation.judge_report.html_report import render_html
+from evaluation.judge_report.method.ranking_agreement import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    Bootstrap,
+)
+from evaluation.judge_report.report import JudgeReportParams, build_report
+from evaluation.judge_report.scores import METRICS
+
+RENDERERS = {"json": to_json, "html": render_html}
+MAX_RESAMPLES = 100_000
+
+
+class Command(BaseCommand):
+    help = (
+        "Judge vs judge (or people): Kendall tau and tau-AP between the run rankings two judges "
+        "induce, with bootstrap intervals over topics, per-topic tau, the run pairs they order "
+        "differently, and prediction-powered estimates of every run's score."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--collection", required=True, help="collection name")
+        parser.add_argument(
+            "--judges", nargs=2, required=True, metavar=("A", "B"), help="two judge names"
+        )
+        parser.add_argument("--metric", choices=METRICS, default="ndcg")
+        parser.add_argument("--k", type=int, default=10, help="cutoff (default 10)")
+        parser.add_argument(
+            "--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (0: off)"
+        )
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
+        parser.add_argument("--format", choices=sorted(RENDERERS), default="json")
+        parser.add_argument("--out", help="write to this file (default: standard output)")
+
+    def handle(self, *args, **options) -> None:
+        if not 0 <= options["resamples"] <= MAX_RESAMPLES:
+            raise CommandError(f"--resamples must lie in 0..{MAX_RESAMPLES}")
+        try:
+            collection = resolve_collection(options["collection"])
+            params = JudgeReportParams(
+                judge_a=options["judges"][0],
+                judge_b=options["judges"][1],
+                metric=options["metric"],
+                k=options["k"],
+                bootstrap=Bootstrap(resamples=options["resamples"], seed=options["seed"]),
+            )
+            report = build_report(collection, params)
+        except (EvaluationInputError, ValueError) as error:
+            raise CommandError(str(error)) from None
+        text = RENDERERS[options["format"]](report)
+        if options["out"]:
+            path = Path(options["out"])
+            try:
+                path.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise CommandError(f"cannot write {path}: {error.strerror}") from None
+            self.stderr.write(f"wrote {path} ({len(text):,} characters)")
+        else:
+            self.stdout.write(text.rstrip("\n"))
+        for note in report.notes:
+            self.stderr.write(f"note: {note}")
+        if report.sampling and report.sampling.problems:
+            for problem in report.sampling.problems:
+                self.stderr.write(f"warning (PPI sample): {problem}")

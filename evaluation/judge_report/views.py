@@ -1,0 +1,79 @@
+"""The "Judge vs people" page of a collection and its JSON / HTML downloads (researchers only)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.views import View
+
+from crux_app.inputs import EvaluationInputError
+from crux_app.models import Collection
+from crux_app.roles import ResearcherRequiredMixin
+from evaluation.judge_report.export import to_json
+from evaluation.judge_report.forms import (
+    DEFAULT_PAGE_RESAMPLES,
+    JudgeReportForm,
+    default_judges,
+    judge_names,
+)
+from evaluation.judge_report.html_report import render_html
+from evaluation.judge_report.presentation import context
+from evaluation.judge_report.report import build_report
+
+TEMPLATE = "evaluation/judge_report/judge_report.html"
+NEEDS_TWO_JUDGES = (
+    "This page compares two judges: the collection needs passage ratings (or qrels) from at "
+    "least two judges."
+)
+EXPORTS = {
+    "json": (to_json, "application/json", "json"),
+    "html": (render_html, "text/html; charset=utf-8", "html"),
+}
+
+
+def _form(request: HttpRequest, collection: Collection) -> JudgeReportForm:
+    # Always bound, defaults filled in: a bare URL shows the default judges' report.
+    data = request.GET.copy()
+    defaults = {"metric": "ndcg", "k": "10", "resamples": str(DEFAULT_PAGE_RESAMPLES)}
+    picked = default_judges(collection)
+    if picked:
+        defaults |= {"judge_a": picked[0], "judge_b": picked[1]}
+    for name, value in defaults.items():
+        data.setdefault(name, value)
+    return JudgeReportForm(data, judges=judge_names(collection))
+
+
+class JudgeReportView(ResearcherRequiredMixin, View):
+    """GET shows the page; ``format=json|html`` downloads the same report."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        collection = get_object_or_404(Collection, pk=pk)
+        form = _form(request, collection)
+        page: dict[str, object] = {"collection": collection, "form": form}
+        if not request.GET and default_judges(collection) is None:
+            page["error"] = NEEDS_TWO_JUDGES
+            return render(request, TEMPLATE, page)
+        if not form.is_valid():
+            return render(request, TEMPLATE, page, status=400)
+        try:
+            report = build_report(collection, form.params())
+        except EvaluationInputError as error:
+            page["error"] = str(error)
+            return render(request, TEMPLATE, page, status=400)
+        fmt = form.cleaned_data.get("format")
+        if fmt in EXPORTS:
+            render_fn, content_type, extension = EXPORTS[fmt]
+            response = HttpResponse(render_fn(report), content_type=content_type)
+            name = f"judge-report-{collection.name}.{extension}".replace('"', "")
+            response["Content-Disposition"] = f'attachment; filename="{name}"'
+            return response
+        query = request.GET.copy()
+        query.pop("format", None)
+        page |= context(report) | {"export_query": query.urlencode()}
+        return render(request, TEMPLATE, page)
+
+
+urlpatterns = [
+    path("collections/<int:pk>/judge-report/", JudgeReportView.as_view(), name="judge-report"),
+]
