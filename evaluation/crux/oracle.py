@@ -13,6 +13,12 @@ from evaluation.crux.method.crux_ratings import OUTSIDE
 from evaluation.crux.method.required_subset import select_required
 
 REQUIRED_GRADE = 3
+# One oracle policy, stated in these words on the matrix, the leaderboard and by ``evaluate``.
+ORACLE_POLICY = (
+    "The oracle (required passages) of a topic without qrels in the chosen source is "
+    "computed from the judge's ratings (greedy required subset, METHODS section 1); its "
+    "computed grades serve as qrels for nDCG, MAP, Recall and R-Prec."
+)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from evaluation.crux.method.crux_ratings import (
     context_ratings,
     stack_contexts,
 )
+from evaluation.crux.method.required_subset import select_required
+from evaluation.crux.oracle import ORACLE_POLICY
 
 DEFAULT_TAU = 3
 DEFAULT_K = 10
@@ -139,10 +141,17 @@ class TopicMatrix:
     judges: list[JudgeChoice] = field(default_factory=list)  # every judge of the topic
     # (J, Q, P) int8: each judge's code of each cell, judges in ``judges`` order (the hover).
     judge_codes: np.ndarray | None = None
+    # The topic has no qrels: its oracle is the greedy required subset of the judge's
+    # ratings, as ``evaluate`` and the leaderboard compute it (ORACLE_POLICY).
+    oracle_computed: bool = False
+
+    @property
+    def oracle_policy(self) -> str:
+        return ORACLE_POLICY
 
     @property
     def has_oracle(self) -> bool:
-        return any(c.grade == REQUIRED_GRADE for c in self.columns)
+        return self.oracle_computed or any(c.grade == REQUIRED_GRADE for c in self.columns)
 
     @property
     def n_answerable(self) -> int:
@@ -206,7 +215,11 @@ def build_matrix(
     disagreement, human_ratings = _disagreements(codes, judged, row_of, col_of, options, judge, tau)
     judge_codes = _judge_codes(codes.shape, judged, row_of, col_of, options)
     n_topk = sum(1 for c in columns if c.group == "topk")
-    answerable, undetermined, covered, coverage = _answerability(codes, columns, n_topk, run, tau)
+    required = np.array([c.grade == REQUIRED_GRADE for c in columns], dtype=bool)
+    oracle_computed = all(c.grade is None for c in columns)  # no qrels: as build_oracle
+    if oracle_computed:
+        required = computed_oracle(codes, tau)
+    answerable, undetermined, covered, coverage = _answerability(codes, required, n_topk, run, tau)
     rows = [
         MatrixRow(
             subquestion_id=pk,
@@ -233,6 +246,7 @@ def build_matrix(
         n_topk=n_topk,
         judges=list(options.judges),
         judge_codes=judge_codes,
+        oracle_computed=oracle_computed and bool(required.any()),
     )
 
 
@@ -335,12 +349,21 @@ def _disagreements(
     return out, by_cell
 
 
+def computed_oracle(codes: np.ndarray, tau: int) -> np.ndarray:
+    """The greedy required subset over the judge's (Q, P) ratings: the oracle of a topic
+    without qrels, as ``evaluation.crux.oracle.build_oracle`` computes it."""
+    ratings = np.where(codes >= 0, codes, np.nan).T[None]  # (1, P, Q)
+    subset = select_required(
+        ratings, ~np.isnan(ratings).all(axis=2), np.ones((1, codes.shape[0]), bool), tau
+    )
+    return subset.selection_step[0] >= 0
+
+
 def _answerability(
-    codes: np.ndarray, columns: list[MatrixColumn], n_topk: int, run: RunChoice | None, tau: int
+    codes: np.ndarray, required: np.ndarray, n_topk: int, run: RunChoice | None, tau: int
 ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None, Coverage | None]:
     """(answerable, undetermined, covered) per row and the top-k coverage; None without an
     oracle set (answerability is undefined then) and covered/coverage None without a run."""
-    required = np.array([c.grade == REQUIRED_GRADE for c in columns], dtype=bool)
     if not required.any():
         return None, None, None, None
     ratings = np.where(codes >= 0, codes, np.nan).T  # (P, Q), NaN = no parsed rating

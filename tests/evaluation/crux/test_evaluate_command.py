@@ -13,7 +13,16 @@ from evaluation.backends import registry
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 from evaluation.crux.evaluate import RECORD_KEYS
 from evaluation.crux.leaderboard_columns import COLUMNS
+from evaluation.crux.oracle import ORACLE_POLICY
 from evaluation.leaderboard.columns import columns
+from tests.crux_app.factories import (
+    make_collection,
+    make_judge,
+    make_passages,
+    make_run,
+    make_topic,
+    rate_passages,
+)
 from tests.evaluation.crux.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +158,23 @@ def test_default_tokenizer_is_the_embedded_generators(settings):
     assert p0.token_count == expected > 0
     (record,) = json.loads(out.getvalue())
     assert record["density"] is not None
+
+
+def test_a_computed_oracle_is_stated_in_the_pages_words():
+    collection = make_collection("no-qrels")
+    topic = make_topic(collection, "t1", n_subquestions=2)
+    passages = make_passages(collection, "t1", 3)
+    make_run(collection, "bm25", topic, passages[:1])
+    rate_passages(make_judge("llm"), topic, passages, rating=lambda pos, i: 5 if i == pos else 0)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("evaluate", "--collection", "no-qrels", "--k", "1", stdout=out, stderr=err)
+    assert json.loads(out.getvalue())[0]["coverage"] == 0.5
+    assert f"note (oracle, 1 of 1 topics): {ORACLE_POLICY}" in err.getvalue().splitlines()
+
+
+def test_no_oracle_note_when_every_topic_has_qrels():
+    make_hand_collection()
+    err = io.StringIO()
+    call_command("evaluate", "--collection", "hand", "--tokenizer", "whitespace", stderr=err,
+                 stdout=io.StringIO())  # fmt: skip
+    assert "note (oracle" not in err.getvalue()

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from evaluation.crux.matrix.matrix import NOT_JUDGED, UNPARSABLE, Disagreement
+from evaluation.crux.oracle import ORACLE_POLICY
 from tests.crux_app.factories import (
     make_collection,
     make_judge,
@@ -253,3 +254,19 @@ def test_imported_names_are_escaped_in_the_figure(researcher_client, hand):
     assert data["figure"]["data"][1]["text"][1][0] == "#1 in &lt;i&gt;bm25&lt;/i&gt;"
     # The script's own hover line writes text, not HTML: it gets the raw label.
     assert data["rows"][0]["label"] == "0. Is <b>this</b> & that bold?"
+
+
+def test_topic_without_qrels_uses_the_oracle_computed_from_the_judge(researcher_client):
+    # One oracle policy: as evaluate and the leaderboard, the greedy required subset of the
+    # judge's ratings stands in for qrels, and the page says so in the same words.
+    collection = make_collection("plain")
+    topic = make_topic(collection, "t1", n_subquestions=2)
+    passages = make_passages(collection, "t1", 3)
+    make_run(collection, "bm25", topic, passages[:1])
+    rate_passages(make_judge("llm"), topic, passages, rating=lambda pos, i: 5 if i == pos else 0)
+    response = researcher_client.get(matrix_url(topic, k=1))
+    assert 'id="oracle-policy"' in response.text and 'id="no-oracle"' not in response.text
+    assert ORACLE_POLICY.replace("'", "&#x27;") in response.text
+    # Passage 0 answers question 0, passage 1 question 1: both required, both answerable;
+    # bm25's top-1 (passage 0) covers one of the two.
+    assert "Coverage of" in response.text and "<b>0.50</b>" in response.text

@@ -13,6 +13,7 @@ from crux_app.inputs import EvaluationInputError, resolve_collection
 from evaluation.crux.evaluate import K_ORACLE, EvaluationParams, evaluate
 from evaluation.crux.judge_warnings import evaluation_warnings, judge_warnings
 from evaluation.crux.leaderboard_columns import GROUP
+from evaluation.crux.oracle import ORACLE_POLICY
 from evaluation.crux.output import FORMATS, render_reports, render_runs
 from evaluation.crux.required_agreement import required_grade_agreement
 from evaluation.leaderboard.columns import column_values
@@ -108,3 +109,7 @@ class Command(BaseCommand):
         # On stderr: the records on stdout stay machine-readable.
         for warning in warnings:
             self.stderr.write(f"warning ({warning.title}): {warning.message}")
+        if not options["reports"] and evaluation.computed_oracle.any():
+            n = int(evaluation.computed_oracle.sum())
+            self.stderr.write(f"note (oracle, {n} of {len(evaluation.topic_names)} topics): "
+                              f"{ORACLE_POLICY}")  # fmt: skip
