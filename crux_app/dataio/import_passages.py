@@ -40,11 +40,7 @@ def import_passages(
         raise ImportFailure(label, None, "not a file")
     result = ImportResult(format="passages", collection=collection)
     with transaction.atomic():
-        store = CollectionStore.existing(collection)
-        if store is None:
-            raise ImportFailure(
-                label, None, f"collection '{collection}' does not exist; import its topics first"
-            )
+        store = CollectionStore.required(collection, label)
         result.collection_id = store.collection.pk
         merge = PassageMerge(store.collection.pk)
         pairs = read_id_texts(source, label, PASSAGES, progress)

@@ -79,11 +79,7 @@ def import_qrels(
         raise ImportFailure(label, None, "not a file")
     result = ImportResult(format="qrels", collection=collection)
     with transaction.atomic():
-        store = CollectionStore.existing(collection)
-        if store is None:
-            raise ImportFailure(
-                label, None, f"collection '{collection}' does not exist; import its topics first"
-            )
+        store = CollectionStore.required(collection, label)
         result.collection_id = store.collection.pk
         # Job parameters may carry None for the optional ones.
         stored_judge, created = qrels_judge(

@@ -75,6 +75,16 @@ class CollectionStore:
         collection = Collection.objects.filter(name=name).first()
         return cls(collection) if collection else None
 
+    @classmethod
+    def required(cls, name: str, label: str) -> "CollectionStore":
+        """The store of an existing collection; an import into a missing one fails."""
+        store = cls.existing(name)
+        if store is None:
+            raise ImportFailure(
+                label, None, f"collection '{name}' does not exist; import its topics first"
+            )
+        return store
+
     # Topics and sub-questions -------------------------------------------------------------
 
     @property
