@@ -162,3 +162,10 @@ def test_annotators_get_403_and_anonymous_users_go_to_login(client, annotator, m
     client.force_login(annotator)
     assert getattr(client, method)(url).status_code == 403
     assert Job.objects.get(pk=1).state == Job.State.FAILED
+
+
+def test_a_pending_job_waits_instead_of_showing_an_empty_progress(researcher_client):
+    job = Job.objects.create(kind="generate_answers")
+    body = researcher_client.get(reverse("job-table"), HTTP_HX_REQUEST="true").content.decode()
+    row = body[body.index(f'id="job-{job.pk}"') :]
+    assert "waiting for a worker" in row and "0/0" not in row
