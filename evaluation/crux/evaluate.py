@@ -42,7 +42,7 @@ from evaluation.crux.method.coverage import (
 from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
 from evaluation.crux.method.density import DEFAULT_GAMMA, density
 from evaluation.crux.method.ranking import ranking_metrics
-from evaluation.crux.oracle import ORACLE_POLICY, Oracle, build_oracle
+from evaluation.crux.oracle import Oracle, build_oracle
 from evaluation.crux.token_counts import (
     WHITESPACE,
     configured_tokenizer,
@@ -139,10 +139,6 @@ class Evaluation:
     computed_oracle: np.ndarray  # (T,) bool
     runs: list[RunResult]
     reports: list[ReportResult] = field(default_factory=list)
-
-    @property
-    def oracle_policy(self) -> str:
-        return ORACLE_POLICY
 
     def topics_summary(self, run: RunResult) -> dict[str, int]:
         return {

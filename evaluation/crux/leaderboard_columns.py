@@ -9,6 +9,7 @@ import numpy as np
 from crux_app.models import Collection
 from evaluation.crux.evaluate import METRICS, Evaluation, EvaluationParams, evaluate
 from evaluation.crux.judge_warnings import first_matrix_url, judge_warnings
+from evaluation.crux.oracle import ORACLE_POLICY
 from evaluation.leaderboard.columns import Column, ColumnGroup, GroupValues, LeaderboardParams
 
 REPORT_COVERAGE = "report_coverage"
@@ -73,7 +74,7 @@ def compute(collection: Collection, params: LeaderboardParams, run_names: list[s
     warnings = judge_warnings(collection, evaluation.judge, first_matrix_url(evaluation))
     return GroupValues(
         values,
-        {"evaluation": evaluation, "total_missing": total_missing},
+        {"evaluation": evaluation, "total_missing": total_missing, "oracle_policy": ORACLE_POLICY},
         warnings=warnings,
         judge=evaluation.judge.name if evaluation.judge else "",
     )

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from crux_app.models import Passage
 from evaluation.backends import registry
@@ -178,3 +179,13 @@ def test_no_oracle_note_when_every_topic_has_qrels():
     call_command("evaluate", "--collection", "hand", "--tokenizer", "whitespace", stderr=err,
                  stdout=io.StringIO())  # fmt: skip
     assert "note (oracle" not in err.getvalue()
+
+
+def test_the_leaderboard_states_the_computed_oracle_in_the_same_words(researcher_client):
+    collection = make_collection("no-qrels")
+    topic = make_topic(collection, "t1", n_subquestions=2)
+    passages = make_passages(collection, "t1", 3)
+    make_run(collection, "bm25", topic, passages[:1])
+    rate_passages(make_judge("llm"), topic, passages, rating=lambda pos, i: 5 if i == pos else 0)
+    html = researcher_client.get(reverse("leaderboard", args=[collection.pk])).content.decode()
+    assert 'id="oracle-policy"' in html and ORACLE_POLICY.replace("'", "&#x27;") in html
