@@ -16,10 +16,11 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from crux_app.data_version import bump_topics
 from crux_app.models import Judge, Judgment
 
 from .models import Assignment, CampaignItem
@@ -87,44 +88,102 @@ def mirror_judgments(assignment: Assignment) -> int:
     if item.is_attention_check or item.topic_id is None:
         return 0
     answer = assignment.answer or {}
+    common = {"topic_id": item.topic_id, "time_spent_ms": assignment.time_spent_ms}
     if item.kind == PASSAGE_RATING and item.subquestion_id and item.passage_id:
-        Judgment.objects.update_or_create(
-            judge=human_judge(assignment.annotator),
-            subquestion_id=item.subquestion_id,
-            passage_id=item.passage_id,
-            defaults={
-                "topic_id": item.topic_id,
-                "task": Judgment.Task.PASSAGE_RATING,
-                "rating": answer["rating"],
-                "rationale": answer.get("rationale", ""),
-                "rationale_start": answer.get("rationale_start"),
-                "rationale_end": answer.get("rationale_end"),
-                "time_spent_ms": assignment.time_spent_ms,
-            },
-        )
-        return 1
+        row = {
+            **common,
+            "subquestion_id": item.subquestion_id,
+            "passage_id": item.passage_id,
+            "task": Judgment.Task.PASSAGE_RATING,
+            "rating": answer["rating"],
+            "rationale": answer.get("rationale", ""),
+            "rationale_start": answer.get("rationale_start"),
+            "rationale_end": answer.get("rationale_end"),
+        }
+        return _write_judgments(assignment.annotator, "passage_id", [row])
     if item.kind == REPORT_COVERAGE and item.output_id:
         subquestions = {
             q["position"]: q["subquestion_id"] for q in item.payload.get("questions", [])
         }
         marks = [a for a in answer.get("answers", []) if subquestions.get(a["position"])]
-        judge = human_judge(assignment.annotator)
         # The item's time is spread over its sub-questions: one report, several labels.
         share = (assignment.time_spent_ms or 0) // max(1, len(marks))
-        for mark in marks:
-            Judgment.objects.update_or_create(
-                judge=judge,
-                subquestion_id=subquestions[mark["position"]],
-                output_id=item.output_id,
-                defaults={
-                    "topic_id": item.topic_id,
-                    "task": Judgment.Task.REPORT_COVERAGE,
-                    "rating": mark["answerable"],
-                    "rationale": mark.get("span", ""),
-                    "rationale_start": mark.get("span_start"),
-                    "rationale_end": mark.get("span_end"),
-                    "time_spent_ms": share,
-                },
-            )
+        rows = {
+            subquestions[mark["position"]]: {
+                **common,
+                "subquestion_id": subquestions[mark["position"]],
+                "output_id": item.output_id,
+                "task": Judgment.Task.REPORT_COVERAGE,
+                "rating": mark["answerable"],
+                "rationale": mark.get("span", ""),
+                "rationale_start": mark.get("span_start"),
+                "rationale_end": mark.get("span_end"),
+                "time_spent_ms": share,
+            }
+            for mark in marks
+        }
+        _write_judgments(assignment.annotator, "output_id", list(rows.values()))
         return len(marks)
     return 0
+
+
+def _write_judgments(user: AbstractBaseUser, item_field: str, rows: list[dict[str, Any]]) -> int:
+    """Insert or update the annotator's judgments of ``rows`` (one per sub-question and
+    ``item_field``), then bump the collection's data version; returns the rows written.
+
+    One statement (the judge looked up inside it, an upsert on the partial unique constraint)
+    instead of a judge lookup and a savepoint-guarded ``update_or_create`` per row: the same
+    rows, written in a sixth of the round trips. A first label creates the judge and retries.
+    """
+    if not rows:
+        return 0
+    written = _upsert_judgments(user.pk, item_field, rows)
+    if written == 0:
+        human_judge(user)
+        written = _upsert_judgments(user.pk, item_field, rows)
+    # No post_save signal fires for raw SQL; the bump comes after the write (data_version).
+    bump_topics({row["topic_id"] for row in rows})
+    return written
+
+
+# What a second label of the same pair changes (update_or_create's defaults, and updated_at).
+UPDATED = (
+    "topic_id",
+    "task",
+    "rating",
+    "rationale",
+    "rationale_start",
+    "rationale_end",
+    "time_spent_ms",
+    "updated_at",
+)
+
+
+def _upsert_judgments(user_id: int, item_field: str, rows: list[dict[str, Any]]) -> int:
+    now = timezone.now()
+    fields = [f for f in Judgment._meta.concrete_fields if not f.primary_key]
+    values = [f for f in fields if f.attname != "judge_id"]
+    placeholders, params = [], []
+    for row in rows:
+        placeholders.append("(" + ", ".join(f"%s::{f.db_type(connection)}" for f in values) + ")")
+        for f in values:
+            if f.attname in row:
+                value = row[f.attname]
+            elif f.attname in ("created_at", "updated_at"):
+                value = now
+            else:
+                value = f.get_default()
+            params.append(f.get_db_prep_save(value, connection))
+    columns = ", ".join(f.column for f in values)
+    table = Judgment._meta.db_table
+    sql = f"""
+        INSERT INTO {table} (judge_id, {columns})
+        SELECT judge.id, v.* FROM {Judge._meta.db_table} judge,
+            (VALUES {", ".join(placeholders)}) AS v ({columns})
+        WHERE judge.user_id = %s
+        ON CONFLICT (judge_id, subquestion_id, {item_field}) WHERE {item_field} IS NOT NULL
+        DO UPDATE SET {", ".join(f"{c} = EXCLUDED.{c}" for c in UPDATED)}
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, user_id])
+        return cursor.rowcount

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from crux_app.data_version import bump_rows
 from crux_app.models import Judge, Judgment
 
 from .answers import answer_to_draft
@@ -100,6 +101,7 @@ def unmirror_judgments(assignment: Assignment) -> int:
         same_pair = same_pair.filter(item__output_id=item.output_id)
     else:
         return 0
+    bump_rows(rows)  # a bulk delete sends no signal: the leaderboard's cache must know
     removed, _ = rows.delete()
     earlier = (
         same_pair.exclude(pk=assignment.pk).latest_first().select_related("item", "annotator")

@@ -1,15 +1,21 @@
 """Benchmark: 50 concurrent annotators against gunicorn + PostgreSQL on a 100,000-item campaign.
 
-    .venv/bin/python bench/annotate.py [--items 100000] [--annotators 50] [--duration 30]
+    .venv/bin/python bench/annotate.py [--items 100000] [--annotators 50] [--duration 60]
+        [--think 10]   (seconds per item; --think 0: no pause, the server saturated)
 
 Builds (or reuses) a passage-rating campaign of ``--items`` items in a scratch database
 (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/crux_bench_an, created when missing,
 migrated), logs in ``--annotators`` accounts by session, starts gunicorn on 127.0.0.1 and runs
 one thread per annotator doing what the workspace does: fetch the next item (the background
 prefetch, ``GET /annotate/<slug>/prefetch/?after=<current>``), then submit the current one
-(``POST .../submit/``). Prints p50/p95 latency of both, throughput and errors, checks that no
-item got more labels than the overlap, then stops the server. Only loopback traffic; bounded
-by ``--duration`` seconds and ``--cycles`` per annotator.
+(``POST .../submit/``). Halfway through each item's think time an annotator also asks for a
+page that does next to nothing (``/accounts/password_change/``: session, account, template):
+the server's floor under the same load, printed beside the two so their ratio survives a
+noisy machine. Before the load, a probe annotator makes the same requests one at a time in
+this process (``bench/annotate_probe.py``): the queries of each and their latency without
+concurrency, the floor's beside them. Prints p50/p95 latency of the three, throughput and errors,
+checks that no item got more labels than the overlap, then stops the server. Only loopback
+traffic; bounded by ``--duration`` seconds and ``--cycles`` per annotator.
 """
 
 import argparse
@@ -34,6 +40,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.annotate_probe import probe  # noqa: E402
 from bench.scratch_database import setup_django  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/crux_bench_an"
@@ -41,6 +48,7 @@ COLLECTION = "bench-annotate"
 CAMPAIGN = "bench-annotate"
 TOPICS, SUBQUESTIONS = 100, 10
 LOG = Path(tempfile.gettempdir()) / "crux-bench-annotate-gunicorn.log"
+FLOOR_PATH = "/accounts/password_change/"  # login required, no query of its own
 ASSIGNMENT = re.compile(r'data-assignment="(\d+)"')
 TEXT = (
     "The river rose after weeks of rain, and the delta towns were evacuated as the levees "
@@ -181,7 +189,7 @@ def start_server(port: int, workers: int, threads: int, url: str) -> subprocess.
         **os.environ,
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
+        "DJANGO_SECRET_KEY": os.environ["DJANGO_SECRET_KEY"],
         "DATABASE_CONN_MAX_AGE": "60",
         "LOG_LEVEL": "ERROR",
     }
@@ -245,6 +253,7 @@ class Start:
 class Timings:
     next_ms: list[float] = field(default_factory=list)
     submit_ms: list[float] = field(default_factory=list)
+    floor_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -275,7 +284,12 @@ def annotate(
             headers=headers, timeout=30,
         )  # fmt: skip
         fetched = time.perf_counter()
-        time.sleep(think)  # the annotator reading and answering; not part of any latency
+        # The annotator reading and answering (not part of any latency); halfway, the floor.
+        time.sleep(think / 2)
+        floor_started = time.perf_counter()
+        floor = http.get(f"{base}{FLOOR_PATH}", timeout=30)
+        floor_ms = 1000 * (time.perf_counter() - floor_started)
+        time.sleep(think / 2)
         sent_at = time.perf_counter()
         sent = http.post(
             f"{base}/annotate/{CAMPAIGN}/items/{current}/submit/",
@@ -286,8 +300,11 @@ def annotate(
         with out.lock:
             out.next_ms.append(1000 * (fetched - started))
             out.submit_ms.append(1000 * (done - sent_at))
+            out.floor_ms.append(floor_ms)
             if nxt.status_code not in (200, 204) or sent.status_code != 200:
                 out.errors.append(f"next HTTP {nxt.status_code}, submit HTTP {sent.status_code}")
+            if floor.status_code != 200 or "/accounts/login/" in floor.url:
+                out.errors.append(f"floor HTTP {floor.status_code} ({floor.url})")
         match = ASSIGNMENT.search(nxt.text) if nxt.status_code == 200 else None
         if match is None:
             break
@@ -326,16 +343,21 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--annotators", type=int, default=50)
     parser.add_argument("--overlap", type=int, default=2)
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds of load")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
     parser.add_argument("--cycles", type=int, default=500, help="most items per annotator")
     parser.add_argument(
-        "--think", type=float, default=0.0, help="seconds an annotator spends on an item"
+        "--think", type=float, default=10.0, help="seconds an annotator spends on an item"
     )
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--probe-cycles", type=int, default=30, help="one-client requests timed in-process"
+    )
     args = parser.parse_args()
 
+    # One key for this process and the server: the sessions made here must verify there.
+    os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
     url = setup_django(DEFAULT_URL)
     from django.db import connection
 
@@ -344,6 +366,7 @@ def main() -> None:
     with connection.cursor() as cursor:  # fresh planner statistics, as autovacuum would keep
         cursor.execute("ANALYZE annotation_campaignitem; ANALYZE annotation_assignment")
     keys = make_sessions(campaign, args.annotators)
+    probed = probe(campaign, CAMPAIGN, FLOOR_PATH, args.probe_cycles)
     print(
         f"campaign ready in {time.perf_counter() - started:.1f} s: {campaign.items.count():,} "
         f"items, overlap {campaign.overlap}, {len(keys)} annotators"
@@ -378,8 +401,15 @@ def main() -> None:
         f"annotators (think time {args.think:g} s), {elapsed:.1f} s of load, "
         f"{os.cpu_count()} CPU cores on this machine"
     )
+    print("\n".join(probed))
+    print(report("floor (login-only page GET)", timings.floor_ms))
     print(report("next item (prefetch GET)", timings.next_ms))
     print(report("submit (POST)", timings.submit_ms))
+    if timings.floor_ms and timings.next_ms:
+        floor = np.percentile(timings.floor_ms, [50, 95])
+        for name, values in (("next item", timings.next_ms), ("submit", timings.submit_ms)):
+            p50, p95 = np.percentile(values, [50, 95]) / floor
+            print(f"{name} / floor: p50 {p50:.2f}x, p95 {p95:.2f}x")
     rate = len(timings.submit_ms) / elapsed
     print(f"throughput: {rate:.1f} submits/s; errors: {len(timings.errors)}")
     for error in sorted(set(timings.errors))[:5]:

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from . import models
+from .data_version import DataVersionAdmin
 
 
 @admin.register(models.Collection)
@@ -10,14 +11,14 @@ class CollectionAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Topic)
-class TopicAdmin(admin.ModelAdmin):
+class TopicAdmin(DataVersionAdmin):
     list_display = ["external_id", "collection"]
     list_filter = ["collection"]
     search_fields = ["external_id", "request"]
 
 
 @admin.register(models.SubQuestion)
-class SubQuestionAdmin(admin.ModelAdmin):
+class SubQuestionAdmin(DataVersionAdmin):
     list_display = ["topic", "position", "text", "is_placeholder"]
     list_filter = ["topic__collection"]
     search_fields = ["text", "topic__external_id"]
@@ -25,20 +26,20 @@ class SubQuestionAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Passage)
-class PassageAdmin(admin.ModelAdmin):
+class PassageAdmin(DataVersionAdmin):
     list_display = ["external_id", "collection", "has_text", "token_count"]
     list_filter = ["collection", "has_text"]
     search_fields = ["external_id", "text"]
 
 
 @admin.register(models.Run)
-class RunAdmin(admin.ModelAdmin):
+class RunAdmin(DataVersionAdmin):
     list_display = ["name", "collection"]
     list_filter = ["collection"]
 
 
 @admin.register(models.RunEntry)
-class RunEntryAdmin(admin.ModelAdmin):
+class RunEntryAdmin(DataVersionAdmin):
     list_display = ["run", "topic", "rank", "passage", "score"]
     list_filter = ["run"]
     raw_id_fields = ["topic", "passage"]
@@ -51,7 +52,7 @@ class OutputContextInline(admin.TabularInline):
 
 
 @admin.register(models.GeneratedOutput)
-class GeneratedOutputAdmin(admin.ModelAdmin):
+class GeneratedOutputAdmin(DataVersionAdmin):
     list_display = ["external_id", "system", "kind", "topic", "generator"]
     list_filter = ["collection", "system", "kind"]
     search_fields = ["external_id", "text"]
@@ -60,32 +61,32 @@ class GeneratedOutputAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Judge)
-class JudgeAdmin(admin.ModelAdmin):
+class JudgeAdmin(DataVersionAdmin):
     list_display = ["name", "kind", "model_id", "prompt_version", "user"]
     list_filter = ["kind"]
 
 
 @admin.register(models.Judgment)
-class JudgmentAdmin(admin.ModelAdmin):
+class JudgmentAdmin(DataVersionAdmin):
     list_display = ["judge", "task", "topic", "subquestion", "passage", "output", "rating"]
     list_filter = ["judge", "task"]
     raw_id_fields = ["topic", "subquestion", "passage", "output"]
 
 
 @admin.register(models.CoverageLabel)
-class CoverageLabelAdmin(admin.ModelAdmin):
+class CoverageLabelAdmin(DataVersionAdmin):
     list_display = ["judge", "output", "coverage"]
     raw_id_fields = ["output"]
 
 
 @admin.register(models.PassageQrel)
-class PassageQrelAdmin(admin.ModelAdmin):
+class PassageQrelAdmin(DataVersionAdmin):
     list_display = ["topic", "passage", "grade", "source"]
     raw_id_fields = ["topic", "passage"]
 
 
 @admin.register(models.SubtopicQrel)
-class SubtopicQrelAdmin(admin.ModelAdmin):
+class SubtopicQrelAdmin(DataVersionAdmin):
     list_display = ["topic", "subquestion", "passage", "relevant"]
     raw_id_fields = ["topic", "subquestion", "passage"]
 

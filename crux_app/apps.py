@@ -6,6 +6,7 @@ class CruxAppConfig(AppConfig):
     verbose_name = "CRUX workbench"
 
     def ready(self) -> None:
+        from crux_app.data_version import connect_signals
         from crux_app.dataio.import_job import KIND, TASK_NAME
         from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 
@@ -22,3 +23,4 @@ class CruxAppConfig(AppConfig):
                 results_label="Collection page",
             )
         )
+        connect_signals()

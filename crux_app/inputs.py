@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
+from crux_app.data_version import cached
 from crux_app.models import Collection, Judge, Judgment, PassageQrel, Run
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
@@ -38,7 +39,12 @@ class JudgeInfo:
 
 
 def collection_judges(collection: Collection) -> list[JudgeInfo]:
-    """Judges that rated passages of the collection, most judgments first."""
+    """Judges that rated passages of the collection, most judgments first (counting them
+    scans every judgment of the collection: cached until its data changes)."""
+    return cached(collection.pk, "passage-judges", lambda: _count_judges(collection))
+
+
+def _count_judges(collection: Collection) -> list[JudgeInfo]:
     rows = (
         Judgment.objects.filter(topic__collection=collection, task=PASSAGE_RATING)
         .order_by()

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from django.urls import reverse
 
-Place = Literal["collection", "topic"]
+# The collection and topic pages, and the cross-method pages that list their own links.
+Place = Literal["collection", "topic", "leaderboard", "agreement"]
 
 
 @dataclass(frozen=True)

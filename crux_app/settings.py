@@ -232,6 +232,31 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 # A job batch that raises is tried this many more times before it counts as failed.
 JOB_BATCH_RETRIES = int(os.environ.get("JOB_BATCH_RETRIES", "2"))
 
+# Derived tables (the leaderboard) are cached under each collection's data version
+# (crux_app.data_version): an entry is never stale, only unused once the data changed. Redis,
+# shared by the web processes, beside a Redis broker; each process's memory otherwise (the demo
+# without Redis). CACHE_URL overrides: redis://host:port/db or locmem://.
+CACHE_URL = os.environ.get(
+    "CACHE_URL",
+    "redis://127.0.0.1:6379/2" if CELERY_BROKER_URL.startswith("redis") else "locmem://",
+)
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "crux",
+        }
+    }
+elif CACHE_URL == "locmem://":
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL must be redis://host:port/db or locmem://, not {CACHE_URL!r}"
+    )
+# How long a derived table stays cached (seconds; a write replaces it sooner).
+DERIVED_CACHE_SECONDS = int(os.environ.get("DERIVED_CACHE_SECONDS", str(24 * 3600)))
+
 # Model ids: hub ids or local paths. Empty means the embedded offline default.
 GENERATOR_MODEL = os.environ.get("GENERATOR_MODEL", "")
 JUDGE_MODEL = os.environ.get("JUDGE_MODEL", "")

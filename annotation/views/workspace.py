@@ -12,15 +12,17 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.context_processors import csrf
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views import View
 
 from annotation import queue
-from annotation.accounts import can_annotate
 from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
-from annotation.models import AnnotatorProfile, Assignment, Campaign
+from annotation.models import AnnotatorProfile, Assignment, Campaign, CampaignItem
 from annotation.submission import submit
 from annotation.task_types import ANSWER_KEYS, task_label
 from annotation.undo import UndoRefused, undo
@@ -53,6 +55,15 @@ class SubmitTiming(forms.Form):
     time_spent_ms = forms.IntegerField(required=False, min_value=0, max_value=MAX_TIME_SENT_MS)
 
 
+def render_fragment(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """An htmx fragment, rendered with its context and the CSRF token only.
+
+    The site's context processors feed the page layout (the account's role, messages), which
+    a fragment never shows; ``render`` would still run them, and the role check is a query
+    on every swap."""
+    return HttpResponse(render_to_string(template, {**context, **csrf(request)}))
+
+
 def _bad_request(text: str) -> HttpResponse:
     return HttpResponse(text, status=400, content_type="text/plain; charset=utf-8")
 
@@ -66,10 +77,10 @@ def _nul_field(data) -> str | None:
 
 
 def campaign_for(request: HttpRequest, slug: str) -> Campaign:
-    campaign = get_object_or_404(Campaign, slug=slug)
-    if not can_annotate(campaign, request.user):
+    """The campaign, if the account was invited to it (one query: the lookup is the check)."""
+    if not request.user.is_authenticated:
         raise Http404("No such campaign")
-    return campaign
+    return get_object_or_404(Campaign.objects.for_annotator(request.user), slug=slug)
 
 
 def assignment_for(request: HttpRequest, campaign: Campaign, pk: int) -> Assignment:
@@ -81,15 +92,32 @@ def assignment_for(request: HttpRequest, campaign: Campaign, pk: int) -> Assignm
     )
 
 
-def progress_context(campaign: Campaign, user: Any) -> dict[str, Any]:
-    done = Assignment.objects.submitted().filter(
-        campaign=campaign, annotator=user, item__is_control=False
-    )
-    n_done = done.count()
+def progress_context(campaign: Campaign, user: Any, n_done: int | None = None) -> dict[str, Any]:
+    """The annotator's progress bar: ordinary items submitted (counted unless given) of the
+    target (their cap, else the campaign's items)."""
+    if n_done is None:
+        n_done = (
+            Assignment.objects.submitted()
+            .filter(campaign=campaign, annotator=user, item__is_control=False)
+            .count()
+        )
     target = campaign.per_annotator_cap or campaign.selection.get("items")
     if not target:
         target = campaign.items.regular().count()
     return {"n_done": n_done, "target": target, "percent": min(100, int(100 * n_done / target))}
+
+
+def standing_context(campaign: Campaign, user: Any, *, can_undo: bool = True) -> dict[str, Any]:
+    """The progress bar, the link to the annotator's previous item (their latest submission)
+    and whether the undo button shows (not right after an undo: one step, until the next
+    submission), from one query."""
+    n_done, latest = annotator_standing(campaign, user)
+    previous = Assignment(pk=latest, campaign=campaign) if latest is not None else None
+    return {
+        **progress_context(campaign, user, n_done),
+        "previous": previous,
+        "can_undo": can_undo and previous is not None and campaign.is_open,
+    }
 
 
 def _question_rows(payload: dict[str, Any], draft: dict[str, str]) -> list[dict[str, Any]]:
@@ -132,14 +160,24 @@ def item_context(
     }
 
 
-def back_context(campaign: Campaign, user: Any, *, can_undo: bool = True) -> dict[str, Any]:
-    """The link to the annotator's previous item (their latest submission) and whether the
-    undo button shows (not right after an undo: one step, until the next submission)."""
-    previous = Assignment.objects.latest_submitted(campaign.pk, user.pk)
-    return {
-        "previous": previous,
-        "can_undo": can_undo and previous is not None and campaign.is_open,
-    }
+def annotator_standing(campaign: Campaign, user: Any) -> tuple[int, int | None]:
+    """(ordinary items the annotator submitted, id of their latest submission or None)."""
+    assignments = Assignment._meta.db_table
+    items = CampaignItem._meta.db_table
+    # The latest in latest_submitted's order (newest submission first, then the later row).
+    sql = f"""
+        SELECT COUNT(*) FILTER (WHERE NOT item.is_control),
+            (SELECT id FROM {assignments}
+             WHERE campaign_id = %s AND annotator_id = %s AND state = %s
+             ORDER BY submitted_at DESC, id DESC LIMIT 1)
+        FROM {assignments} a JOIN {items} item ON item.id = a.item_id
+        WHERE a.campaign_id = %s AND a.annotator_id = %s AND a.state = %s
+    """
+    mine = [campaign.pk, user.pk, Assignment.State.SUBMITTED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, mine + mine)
+        n_done, latest = cursor.fetchone()
+    return n_done, latest
 
 
 def done_context(campaign: Campaign, user: Any, result: queue.NextItem) -> dict[str, Any]:
@@ -167,13 +205,12 @@ def render_slot(
         template = "annotation/_done.html"
     if page:
         context.update(
-            **progress_context(campaign, request.user),
-            **back_context(campaign, request.user),
+            **standing_context(campaign, request.user),
             slot_template=template,
             task_label=task_label(campaign.task_type),
         )
         return render(request, "annotation/workspace.html", context)
-    return render(request, template, context)
+    return render_fragment(request, template, context)
 
 
 def review_context(campaign: Campaign, assignment: Assignment, user: Any) -> dict[str, Any]:
@@ -248,7 +285,9 @@ class PrefetchView(LoginRequiredMixin, View):
         result = queue.next_item(campaign, request.user, after=query.cleaned_data["after"])
         if result.assignment is None:
             return HttpResponse(status=204)
-        return render(request, "annotation/_item.html", item_context(campaign, result.assignment))
+        return render_fragment(
+            request, "annotation/_item.html", item_context(campaign, result.assignment)
+        )
 
 
 def _done_response(request: HttpRequest, campaign: Campaign, status: str) -> HttpResponse:
@@ -258,13 +297,12 @@ def _done_response(request: HttpRequest, campaign: Campaign, status: str) -> Htt
         messages.info(request, status)
         return redirect("annotation-workspace", slug=campaign.slug)
     context = {
-        **progress_context(campaign, request.user),
-        **back_context(campaign, request.user),
+        **standing_context(campaign, request.user),
         "campaign": campaign,
         "status": status,
         "oob": True,
     }
-    return render(request, "annotation/_after_action.html", context)
+    return render_fragment(request, "annotation/_after_action.html", context)
 
 
 class SubmitView(LoginRequiredMixin, View):
@@ -311,12 +349,11 @@ class UndoView(LoginRequiredMixin, View):
             return redirect("annotation-item", slug=campaign.slug, pk=reopened.pk)
         context = {
             **item_context(campaign, reopened),
-            **progress_context(campaign, request.user),
-            **back_context(campaign, request.user, can_undo=False),
+            **standing_context(campaign, request.user, can_undo=False),
             "status": REOPENED,
             "oob": True,
         }
-        return render(request, "annotation/_reopened.html", context)
+        return render_fragment(request, "annotation/_reopened.html", context)
 
 
 class DraftView(LoginRequiredMixin, View):

@@ -22,6 +22,13 @@ Files read from the folder (``{split}`` and ``{tau}`` from the command line):
   already in the collection; otherwise the import stops at that line.
 
 All judgments belong to one LLM judge standing for the release's judge.
+
+The import is one transaction: a bad line stops it as ``FILE:LINE: reason`` and nothing is
+written. Each file is read and checked line by line in Python; on PostgreSQL its rows then go
+through COPY into a stage table and one set-based merge per table (``staged_upsert``, and
+``rating_vectors`` for the judgements: one COPY row per line, unnested in SQL), with foreign
+keys checked once per referenced row (``reference_checks``). Other databases take the ORM's
+batched upserts. Re-importing the same files writes nothing.
 """
 
 import re
@@ -30,19 +37,15 @@ from pathlib import Path
 
 from django.db import transaction
 
-from crux_app.models import GeneratedOutput, Judgment, Topic
+from crux_app.models import GeneratedOutput, Judgment, Passage, PassageQrel, SubtopicQrel, Topic
 
 from .errors import ImportFailure
-from .label_store import (
-    JudgmentRow,
-    llm_judge,
-    upsert_judgments,
-    upsert_passage_qrels,
-    upsert_subtopic_qrels,
-)
+from .label_store import llm_judge
+from .rating_vectors import RatingVectors
 from .readers import Record, SourceDir, read_columns, read_jsonl, read_tsv_pairs
 from .results import ImportResult
-from .store import BATCH_SIZE, CollectionStore
+from .staged_upsert import StagedUpsert
+from .store import CollectionStore
 
 RELEASE_JUDGE_MODEL = "meta-llama/Llama-3.1-70B-Instruct"
 RELEASE_PROMPT_VERSION = "crux-release"
@@ -251,7 +254,13 @@ class _Release:
 
     def _store_passages(self) -> None:
         seen: set[str] = set()
-        batch: list[tuple[str, str]] = []
+        passages = StagedUpsert(
+            Passage,
+            ["collection_id", "external_id", "text", "has_text"],
+            unique=["collection_id", "external_id"],
+            update=["text", "has_text"],
+        )
+        collection_id = self.store.collection.pk
         for path in self.files.passages:
             for record in read_jsonl(path, self.src.label(path), self.progress):
                 pid = str(record.first_field(("id", "_id"), str, int))
@@ -259,11 +268,10 @@ class _Release:
                 if pid in seen:
                     raise record.fail(f"duplicate passage id '{pid}'")
                 seen.add(pid)
-                batch.append((pid, text))
-                if len(batch) >= BATCH_SIZE:
-                    self.result.add("passages", self.store.upsert_passages(batch))
-                    batch = []
-        self.result.add("passages", self.store.upsert_passages(batch))
+                passages.add((collection_id, pid, text, True))
+        self.result.add("passages", passages.merge())
+        if seen:
+            self.store.reload_passage_ids()
 
     def _passage_id(self, pid: str, fail) -> int:
         passage_id = self.store.passage_ids.get(pid)
@@ -285,9 +293,11 @@ class _Release:
     def _store_judgements(self, path: Path) -> None:
         judge = llm_judge(RELEASE_JUDGE_MODEL, RELEASE_PROMPT_VERSION)
         self.store.load_subquestions(self.store.topic_ids.values())
+        task = Judgment.Task.PASSAGE_RATING
+        passages = RatingVectors(judge, "passage", task)
+        reports = RatingVectors(judge, "output", task)
+        subquestion_ids: dict[int, list[int]] = {}
         seen: set[tuple[str, str]] = set()
-        passages: list[JudgmentRow] = []
-        reports: list[JudgmentRow] = []
         for record in read_jsonl(path, self.src.label(path), self.progress):
             qid = str(record.first_field(("example_id", "qid", "id"), str, int))
             pid = str(record.field("pid", str, int))
@@ -296,11 +306,13 @@ class _Release:
             if (qid, pid) in seen:
                 raise record.fail(f"duplicate judgement of passage '{pid}' for topic '{qid}'")
             seen.add((qid, pid))
-            subquestions = self.store.subquestions(topic_id)
-            if len(ratings) != len(subquestions):
+            if topic_id not in subquestion_ids:
+                subquestion_ids[topic_id] = [sq.id for sq in self.store.subquestions(topic_id)]
+            expected = len(subquestion_ids[topic_id])
+            if len(ratings) != expected:
                 raise record.fail(
                     f"rating has {len(ratings)} values but topic '{qid}' has "
-                    f"{len(subquestions)} sub-questions"
+                    f"{expected} sub-questions"
                 )
             for i, value in enumerate(ratings):
                 if isinstance(value, bool) or not isinstance(value, int):
@@ -308,17 +320,12 @@ class _Release:
                 if not 0 <= value <= MAX_RATING:
                     raise record.fail(f"rating[{i}] must be 0-{MAX_RATING}, got {value}")
             if pid == f"{qid}{REPORT_SUFFIX}":
-                item_id, target = self._report_id(qid, topic_id), reports
+                target, item_id = reports, self._report_id(qid, topic_id)
             else:
-                item_id, target = self._passage_id(pid, record.fail), passages
-            target.extend(
-                JudgmentRow(topic_id, sq.id, item_id, Judgment.Task.PASSAGE_RATING, value)
-                for sq, value in zip(subquestions, ratings, strict=True)
-            )
-            if len(passages) >= 6 * BATCH_SIZE:
-                self._flush_judgments(judge, passages, "passage")
-        self._flush_judgments(judge, passages, "passage")
-        self._flush_judgments(judge, reports, "output")
+                target, item_id = passages, self._passage_id(pid, record.fail)
+            target.add(topic_id, item_id, subquestion_ids[topic_id], ratings)
+        self.result.add("passage judgments", passages.merge())
+        self.result.add("report judgments", reports.merge())
 
     def _report_id(self, qid: str, topic_id: int) -> int:
         if qid not in self.report_ids:
@@ -334,18 +341,17 @@ class _Release:
             self.report_ids[qid] = self.store.upsert_outputs([output], {})[output.external_id]
         return self.report_ids[qid]
 
-    def _flush_judgments(self, judge, judgments: list[JudgmentRow], item: str) -> None:
-        upsert_judgments(judge, judgments, item)
-        kind = "passage judgments" if item == "passage" else "report judgments"
-        self.result.add(kind, len(judgments))
-        judgments.clear()
-
     # Qrels ------------------------------------------------------------------------------
 
     def _store_qrels(self, path: Path) -> None:
         source = f"crux_tau{self.tau}"
         seen: dict[tuple[str, str], int] = {}
-        batch: list[tuple[int, int, int, str]] = []
+        qrels = StagedUpsert(
+            PassageQrel,
+            ["topic_id", "passage_id", "grade", "source"],
+            unique=["topic_id", "passage_id", "source"],
+            update=["grade"],
+        )
         layout = "qid 0 pid grade"
         for row in read_columns(path, self.src.label(path), 4, layout, self.progress):
             qid, _, pid, _ = row.fields
@@ -354,20 +360,17 @@ class _Release:
             if (qid, pid) in seen:
                 raise row.fail(f"duplicate qrel for ({qid}, {pid}), first at line {seen[qid, pid]}")
             seen[qid, pid] = row.line
-            passage_id = self._passage_id(pid, row.fail)
-            batch.append((topic_id, passage_id, grade, source))
-            if len(batch) >= BATCH_SIZE:
-                self._flush_qrels(batch)
-        self._flush_qrels(batch)
-
-    def _flush_qrels(self, batch: list[tuple]) -> None:
-        upsert_passage_qrels(batch)
-        self.result.add("passage qrels", len(batch))
-        batch.clear()
+            qrels.add((topic_id, self._passage_id(pid, row.fail), grade, source))
+        self.result.add("passage qrels", qrels.merge())
 
     def _store_div_qrels(self, path: Path) -> None:
         seen: dict[tuple[str, int, str], int] = {}
-        batch: list[tuple[int, int, int, bool]] = []
+        qrels = StagedUpsert(
+            SubtopicQrel,
+            ["topic_id", "subquestion_id", "passage_id", "relevant"],
+            unique=["subquestion_id", "passage_id"],
+            update=["topic_id", "relevant"],
+        )
         layout = "qid subquestion_index pid relevance"
         for row in read_columns(path, self.src.label(path), 4, layout, self.progress):
             qid, _, pid, _ = row.fields
@@ -386,12 +389,5 @@ class _Release:
                 raise row.fail(f"duplicate line, first at line {seen[qid, index, pid]}")
             seen[qid, index, pid] = row.line
             passage_id = self._passage_id(pid, row.fail)
-            batch.append((topic_id, subquestions[index - 1].id, passage_id, relevance > 0))
-            if len(batch) >= BATCH_SIZE:
-                self._flush_subtopic_qrels(batch)
-        self._flush_subtopic_qrels(batch)
-
-    def _flush_subtopic_qrels(self, batch: list[tuple]) -> None:
-        upsert_subtopic_qrels(batch)
-        self.result.add("subtopic qrels", len(batch))
-        batch.clear()
+            qrels.add((topic_id, subquestions[index - 1].id, passage_id, relevance > 0))
+        self.result.add("subtopic qrels", qrels.merge())

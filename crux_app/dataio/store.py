@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
+from crux_app.data_version import bump_before_writes
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -22,6 +23,7 @@ from crux_app.models import (
 
 from .errors import ImportFailure
 from .pg_copy import insert_rows, rows_by_key, upsert_rows
+from .staged_upsert import StagedUpsert
 
 BATCH_SIZE = 5000
 
@@ -60,6 +62,7 @@ class CollectionStore:
     def __init__(self, collection: Collection, created: bool = False) -> None:
         self.collection = collection
         self.created = created
+        bump_before_writes(collection.pk)  # importers write in the transaction they open us in
         self._topic_ids: dict[str, int] | None = None
         self._passage_ids: dict[str, int] | None = None
         self._subquestions: dict[int, list[SubQuestionRef]] = {}
@@ -134,17 +137,19 @@ class CollectionStore:
             for topic_id, texts in questions.items()
             for position, text in enumerate(texts)
         ]
-        ids: dict[tuple, int] = {}
-        for start in range(0, len(rows), BATCH_SIZE):
-            ids.update(
-                upsert_rows(
-                    SubQuestion,
-                    ["topic_id", "position", "text", "is_placeholder"],
-                    rows[start : start + BATCH_SIZE],
-                    unique=["topic_id", "position"],
-                    update=["text", "is_placeholder"],
-                )
-            )
+        staged = StagedUpsert(
+            SubQuestion,
+            ["topic_id", "position", "text", "is_placeholder"],
+            unique=["topic_id", "position"],
+            update=["text", "is_placeholder"],
+        )
+        for row in rows:
+            staged.add(row)
+        staged.merge()
+        stored = rows_by_key(
+            SubQuestion, ["topic_id", "position", "id"], "topic_id", list(questions)
+        )
+        ids = {(topic_id, position): pk for topic_id, position, pk in stored}
         for topic_id in questions:
             self._subquestions[topic_id] = []
         for topic_id, position, text, placeholder in rows:
@@ -178,6 +183,10 @@ class CollectionStore:
                 Passage.objects.filter(collection=self.collection).values_list("external_id", "id")
             )
         return self._passage_ids
+
+    def reload_passage_ids(self) -> None:
+        """Read the id map again after passages were written around this store."""
+        self._passage_ids = None
 
     def upsert_passages(self, passages: Iterable[tuple[str, str]]) -> int:
         """Insert or update (external id, text) pairs; a stored text-less passage gains its text."""

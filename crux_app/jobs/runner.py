@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from django.conf import settings
 
+from crux_app.data_version import bump
 from crux_app.models import Job
 from crux_app.models.job import JobCancelled
 
@@ -91,6 +92,9 @@ def run_batches(
     except JobCancelled:
         return job
     job.set_done(0)
+    # A worker killed between a batch's commit and its bump left pages cached on the old
+    # version: the retry bumps before anything else.
+    bump(job.collection_id)
     _record_usage(job)  # planning's model calls (a capability probe, say) count too
     done = 0
     failed_batches: list[int] = []
@@ -100,6 +104,7 @@ def run_batches(
         if cancelled := job.cancel_is_requested():
             break
         result = _process_with_retries(job, index, batch, process, retries)
+        bump(job.collection_id)  # after the batch committed what it stored (even if it failed)
         _record_usage(job)
         if result is None:
             failed_batches.append(index)

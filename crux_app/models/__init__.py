@@ -10,15 +10,19 @@ from .collection import (
     SubQuestion,
     Topic,
 )
+from .ensemble import EnsembleBuild, JudgeEnsemble, JudgeEnsembleMember
 from .job import Job
 from .judgment import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
 
 __all__ = [
     "Collection",
     "CoverageLabel",
+    "EnsembleBuild",
     "GeneratedOutput",
     "Job",
     "Judge",
+    "JudgeEnsemble",
+    "JudgeEnsembleMember",
     "Judgment",
     "OutputContext",
     "Passage",

@@ -1,5 +1,7 @@
 """Collections and what they hold: topics, sub-questions, passages, runs, generated outputs."""
 
+import uuid
+
 from django.db import models
 
 from .managers import CollectionQuerySet, RunEntryQuerySet, RunQuerySet, TopicQuerySet
@@ -15,6 +17,10 @@ class Collection(models.Model):
     description = models.TextField(blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORT)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A new random token whenever rows the collection's figures are computed from change
+    # (``crux_app.data_version``): pages cache derived tables under it. Random, not a counter,
+    # so that two databases (a test run and the next) never share a key in a shared cache.
+    data_version = models.UUIDField(default=uuid.uuid4, editable=False)
 
     objects = CollectionQuerySet.as_manager()
 

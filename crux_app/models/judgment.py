@@ -9,11 +9,13 @@ from .managers import JudgeQuerySet, JudgmentQuerySet
 
 
 class Judge(models.Model):
-    """Who gave a judgment: an LLM (model id + prompt version) or a person."""
+    """Who gave a judgment: an LLM (model id + prompt version), a person, or an ensemble of
+    judges (``JudgeEnsemble``: its labels are combined from its members')."""
 
     class Kind(models.TextChoices):
         LLM = "llm", "LLM"
         HUMAN = "human", "Human"
+        ENSEMBLE = "ensemble", "Ensemble"
 
     name = models.CharField(max_length=300, unique=True)
     kind = models.CharField(max_length=8, choices=Kind.choices)

@@ -54,6 +54,25 @@ def compress_codes(codes: np.ndarray, n_codes: int) -> Patterns:
     return Patterns(rows, counts[keep], keep)
 
 
+def dense_ids(ids: np.ndarray) -> tuple[np.ndarray, int]:
+    """``ids`` renumbered 0..m-1 in increasing order, and m (the number of distinct ids).
+
+    Non-negative ids of a small range (row numbers, item pks) are renumbered by counting, in
+    linear time; anything else falls back on ``np.unique``, which sorts.
+    """
+    ids = np.asarray(ids, np.int64)
+    if ids.size == 0:
+        return ids, 0
+    low, high = int(ids.min()), int(ids.max())
+    if low >= 0 and high <= 4 * ids.size + 1024:
+        present = np.zeros(high + 1, bool)
+        present[ids] = True
+        number = np.cumsum(present) - 1
+        return number[ids], int(number[-1]) + 1
+    distinct, inverse = np.unique(ids, return_inverse=True)
+    return inverse.reshape(-1), len(distinct)
+
+
 def compress_groups(item: np.ndarray, codes: np.ndarray, n_codes: int) -> Patterns:
     """Items made of several one-hot codes each (``item[i]`` owns ``codes[i]``; pooled pairs).
 
@@ -64,9 +83,10 @@ def compress_groups(item: np.ndarray, codes: np.ndarray, n_codes: int) -> Patter
     item, codes = np.asarray(item, np.int64), np.asarray(codes, np.int64)
     if item.size == 0:
         return Patterns(np.zeros((0, n_codes)), np.zeros(0, np.int64))
-    _, item = np.unique(item, return_inverse=True)
-    n_items = int(item.max()) + 1
-    order = np.lexsort((codes, item))
+    item, n_items = dense_ids(item)
+    # One stable sort on a combined key: pooled pairs arrive as a few runs already ordered by
+    # item (one per reference), which timsort merges in near-linear time; lexsort would not.
+    order = np.argsort(item * n_codes + codes, kind="stable")
     item, codes = item[order], codes[order]
     starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
     sizes = np.diff(np.r_[starts, item.size])
@@ -78,10 +98,13 @@ def compress_groups(item: np.ndarray, codes: np.ndarray, n_codes: int) -> Patter
     digits = (codes + 1) * base ** rank.astype(np.int64)
     keys = np.add.reduceat(digits, starts)
     _, first, counts = np.unique(keys, return_index=True, return_counts=True)
-    rows = np.zeros((len(first), n_codes))
-    for p, f in enumerate(first):
-        np.add.at(rows[p], codes[starts[f] : starts[f] + sizes[f]], 1)
-    return Patterns(rows, counts)
+    # The codes of each pattern's first item, scattered into its row in one pass.
+    of_item = np.full(n_items, -1, np.int64)
+    of_item[first] = np.arange(len(first))
+    owner = of_item[item]
+    mine = owner >= 0
+    cells = np.bincount(owner[mine] * n_codes + codes[mine], minlength=len(first) * n_codes)
+    return Patterns(cells.reshape(len(first), n_codes).astype(float), counts)
 
 
 @dataclass(frozen=True)

@@ -47,10 +47,28 @@ def compare_judges(
     boot: Bootstrap | None = None,
 ) -> Comparison:
     """``statistic`` of judge a and of judge b against ``reference``, and a - b."""
-    if statistic not in COMPARABLE:
-        raise ValueError(f"statistic must be one of {sorted(COMPARABLE)}, got {statistic!r}")
+    return compare_judges_on(
+        reference, a, b, categories, [statistic], items=items, names=names, boot=boot
+    )[statistic]
+
+
+def compare_judges_on(
+    reference: Sequence[float],
+    a: Sequence[float],
+    b: Sequence[float],
+    categories: Sequence[float],
+    statistics: Sequence[str],
+    *,
+    items: Sequence[int] | None = None,
+    names: tuple[str, str] = ("judge a", "judge b"),
+    boot: Bootstrap | None = None,
+) -> dict[str, Comparison]:
+    """``compare_judges`` for several statistics of the same labels: the items are merged and
+    resampled once, and every statistic is read off the same resampled tables."""
+    unknown = [s for s in statistics if s not in COMPARABLE]
+    if unknown:
+        raise ValueError(f"statistic must be one of {sorted(COMPARABLE)}, got {unknown[0]!r}")
     boot = boot or Bootstrap()
-    value_of, vectorised = COMPARABLE[statistic]
     ref, a, b = (np.asarray(x, float) for x in (reference, a, b))
     keep = ~np.isnan(ref) & ~np.isnan(a) & ~np.isnan(b)
     item = np.arange(len(ref)) if items is None else np.asarray(items)
@@ -61,13 +79,43 @@ def compare_judges(
         )
         for name, x in zip(names, (a, b), strict=True)
     }
-    sa, sb = (value_of(paired[name]) for name in names)
-    name = f"{statistic}_difference"
     n = paired[names[0]].n
-    for who, s in zip(names, (sa, sb), strict=True):
+    out: dict[str, Comparison] = {}
+    totals = None
+    for statistic in statistics:
+        value_of, vectorised = COMPARABLE[statistic]
+        sa, sb = (value_of(paired[name]) for name in names)
+        name = f"{statistic}_difference"
+        why = _undefined_for(names, (sa, sb))
+        if why is not None:
+            out[statistic] = Comparison(sa, sb, undefined(name, n, why))
+            continue
+        cats = paired[names[0]].categories
+        k = len(cats)
+        if totals is None:
+            totals = _paired_totals(ref, a, b, item, cats, boot)
+        replicates = vectorised(totals[:, : k * k].reshape(-1, k, k)) - vectorised(
+            totals[:, k * k :].reshape(-1, k, k)
+        )
+        interval = boot.interval(replicates)
+        difference = Stat(
+            name, sa.value - sb.value, interval.low, interval.high, n, None, interval.note
+        )
+        out[statistic] = Comparison(sa, sb, difference)
+    return out
+
+
+def _undefined_for(names: tuple[str, str], stats: tuple[Stat, Stat]) -> str | None:
+    """Why the difference is undefined: the first judge whose own figure is undefined."""
+    for who, s in zip(names, stats, strict=True):
         if s.value is None:
-            return Comparison(sa, sb, undefined(name, n, f"undefined for {who}: {s.undefined}"))
-    cats = paired[names[0]].categories
+            return f"undefined for {who}: {s.undefined}"
+    return None
+
+
+def _paired_totals(ref, a, b, item, cats: np.ndarray, boot: Bootstrap) -> np.ndarray:
+    """(B, 2 K K) resampled contingency tables of judge a and judge b side by side: one
+    resample takes the same items for both."""
     k = len(cats)
     ref_index = category_index(ref, cats, "reference")
     codes = [
@@ -75,12 +123,4 @@ def compare_judges(
         for offset, x in ((0, a), (k * k, b))
     ]
     patterns = compress_groups(np.r_[item, item], np.concatenate(codes), 2 * k * k)
-    totals = boot.totals(patterns)
-    replicates = vectorised(totals[:, : k * k].reshape(-1, k, k)) - vectorised(
-        totals[:, k * k :].reshape(-1, k, k)
-    )
-    interval = boot.interval(replicates)
-    difference = Stat(
-        name, sa.value - sb.value, interval.low, interval.high, n, None, interval.note
-    )
-    return Comparison(sa, sb, difference)
+    return boot.totals(patterns)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from evaluation.agreement.label_tables import LabelTable
 from evaluation.agreement.machine_agreement import POOLED
 from evaluation.agreement.records import Record, statistic_label
@@ -15,7 +17,6 @@ from evaluation.shared.degenerate import (
     JudgeWarning,
     chance_interval,
     constant_ratings,
-    ratings_histogram,
     unparsable_outputs,
 )
 
@@ -37,7 +38,10 @@ def table_warnings(table: LabelTable) -> list[JudgeWarning]:
     out: list[JudgeWarning | None] = []
     for m in table.machines():
         name = table.raters[m].name
-        counts = ratings_histogram(table.ratings[:, m].tolist())
+        column = table.ratings[:, m]
+        # value -> count, as ratings_histogram counts a list, without a Python loop per item.
+        values, tally = np.unique(column[~np.isnan(column)], return_counts=True)
+        counts = {float(v): int(c) for v, c in zip(values, tally, strict=True)}
         unparsable = table.unparsable.get(name, 0)
         scope = f"of task {task}"
         out.append(constant_ratings(name, counts, scope=scope, levels=levels))

@@ -16,7 +16,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotation.models import Assignment, Campaign, CampaignItem
 from crux_app.inputs import EvaluationInputError
-from crux_app.models import Collection, Judge
+from crux_app.models import Collection, Judge, Judgment, Topic
 
 if TYPE_CHECKING:
     from evaluation.agreement.sources import ComparisonSource
@@ -149,9 +149,13 @@ class LabelTable:
 
 def collection_raters(collection: Collection) -> list[Rater]:
     """Judges with judgments in the collection, by name."""
+    # EXISTS per judge stops at its first judgment in the collection (the (judge, topic) index);
+    # counting them all, as Judge.objects.for_collection does, read every row (0.1 s at 100k).
+    topics = Topic.objects.filter(collection_id=collection.pk).values("pk")
+    judged = Judgment.objects.filter(judge_id=OuterRef("pk"), topic_id__in=topics)
     return [
         Rater(j.pk, j.name, j.kind, j.model_id, j.prompt_version, j.user_id)
-        for j in Judge.objects.for_collection(collection.pk)
+        for j in Judge.objects.filter(Exists(judged)).order_by("name")
     ]
 
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 
 from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.judge_comparison import compare_judges
+from evaluation.agreement.judge_comparison import compare_judges_on
 from evaluation.agreement.label_tables import LabelTable
 from evaluation.agreement.records import Record
 from evaluation.agreement.sources import Scale
@@ -149,18 +149,25 @@ def judge_pairs(table: LabelTable, tau: float, boot: Bootstrap) -> list[Record]:
             ("cohen_kappa", "cohen_kappa", None),
             ("percent_agreement", "percent_agreement", None),
         ]
+    # Statistics on the same labels (same cut) share one merge and one resampling.
+    cuts = list(dict.fromkeys(cut for _, _, cut in plans))
     out = []
     for i, ma in enumerate(machines):
         for mb in machines[i + 1 :]:
             ja, jb = table.raters[ma], table.raters[mb]
             ref, a, items = _stack(table, humans, ma)
             _, b, _ = _stack(table, humans, mb)
-            for statistic, label, cut in plans:
+            results = {}
+            for cut in cuts:
                 x, y, z = (ref, a, b) if cut is None else (at_tau(v, cut) for v in (ref, a, b))
                 cats = source.categories if cut is None else BINARY
-                result = compare_judges(
-                    x, y, z, cats, statistic, items=items, names=(ja.name, jb.name), boot=boot
+                wanted = [statistic for statistic, _, c in plans if c == cut]
+                found = compare_judges_on(
+                    x, y, z, cats, wanted, items=items, names=(ja.name, jb.name), boot=boot
                 )
+                results.update({(statistic, cut): r for statistic, r in found.items()})
+            for statistic, label, cut in plans:
+                result = results[statistic, cut]
                 difference = replace(result.difference, statistic=f"{label}_difference")
                 extra = {
                     "reference": ref_name,

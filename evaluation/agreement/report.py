@@ -11,6 +11,7 @@ import numpy as np
 
 from crux_app.inputs import check_tau
 from crux_app.models import Collection
+from evaluation.agreement.blas_threads import one_blas_thread
 from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.disagreements import Disagreement, worst_disagreements
 from evaluation.agreement.gold import NO_CAMPAIGNS, gold_scores
@@ -89,7 +90,11 @@ def build_report(
 ) -> AgreementReport:
     """The full agreement report of ``collection`` (raises EvaluationInputError for an
     unknown judge and ValueError for a tau outside (0, 5])."""
-    options = options or AgreementOptions()
+    with one_blas_thread():
+        return _build_report(collection, options or AgreementOptions())
+
+
+def _build_report(collection: Collection, options: AgreementOptions) -> AgreementReport:
     tau = check_tau(options.tau)
     raters = resolve_raters(collection, options.judges)
     scope = campaign_scope(collection, options.campaign)

@@ -1,23 +1,25 @@
-"""Agreement statistics with bootstrap intervals (METHODS section 6); no Django.
+"""Agreement statistics of labels with bootstrap intervals (METHODS section 6); no Django.
 
 Point estimates come from the established implementations: scikit-learn (Cohen's kappa,
-precision / recall / F1, confusion matrix), statsmodels (Fleiss' kappa), the krippendorff
-package (alpha), scipy (Spearman, Kendall tau-b). Intervals are percentile bootstraps that
-resample items (``bootstrap``), evaluated with the same formulas vectorised over resamples
-(``table_statistics``). Labels are float arrays with NaN for "no label"; a pair or unit with a
-missing label is left out and n counts what is left. A statistic that is undefined has
-``value = None`` and an ``undefined`` reason, never 0.
+precision / recall / F1), statsmodels (Fleiss' kappa), the krippendorff package (alpha), scipy
+(Spearman, Kendall tau-b). scikit-learn is given the distinct label pairs with their counts as
+sample weights: the same contingency table it would tally from every pair. Intervals are
+percentile bootstraps that resample items (``bootstrap``), evaluated with the same formulas
+vectorised over resamples (``table_statistics``). Labels are float arrays with NaN for "no
+label"; a pair or unit with a missing label is left out and n counts what is left. A statistic
+that is undefined has ``value = None`` and an ``undefined`` reason, never 0. Statistics of
+per-item scores (means, proportions, correlations) live in ``score_statistics``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 
 import krippendorff as kd
 import numpy as np
-from scipy.stats import kendalltau, rankdata, spearmanr
-from sklearn.metrics import cohen_kappa_score, confusion_matrix, precision_recall_fscore_support
+from scipy.stats import kendalltau, spearmanr
+from sklearn import config_context as sklearn_config
+from sklearn.metrics import cohen_kappa_score, precision_recall_fscore_support
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 from evaluation.agreement import table_statistics as ts
@@ -27,48 +29,29 @@ from evaluation.agreement.bootstrap import (
     compress,
     compress_codes,
     compress_groups,
+    dense_ids,
 )
 
-TOO_FEW = "fewer than 2 items labelled by both"
+# Callers import these from here too (the report, the judge report, CRUX's coverage agreement).
+from evaluation.agreement.score_statistics import correlations, mean_of, proportion
+from evaluation.agreement.stat import TOO_FEW, Stat, undefined, with_interval
+
+__all__ = [
+    "KRIPPENDORFF_LEVELS",
+    "TOO_FEW",
+    "TOO_FEW_UNITS",
+    "PairedLabels",
+    "RaterLabels",
+    "Stat",
+    "category_index",
+    "correlations",
+    "mean_of",
+    "proportion",
+    "undefined",
+]
+
 TOO_FEW_UNITS = "fewer than 2 items with at least 2 labels"
-# Largest (distinct x) * (distinct y) grid that continuous correlations resample as a table.
-MAX_GRID = 40_000
 KRIPPENDORFF_LEVELS = ("nominal", "ordinal", "interval")
-
-
-@dataclass(frozen=True)
-class Stat:
-    """One figure: ``value`` is None exactly when ``undefined`` says why."""
-
-    statistic: str
-    value: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n: int  # items the figure is computed on
-    undefined: str | None = None
-    note: str | None = None
-    n_pairs: int | None = None  # label pairs, where several pairs come from one item
-
-    def as_dict(self) -> dict[str, object]:
-        return asdict(self)
-
-
-def undefined(statistic: str, n: int, reason: str, n_pairs: int | None = None) -> Stat:
-    return Stat(statistic, None, None, None, n, reason, None, n_pairs)
-
-
-def _stat(
-    statistic: str,
-    value: float,
-    replicates: np.ndarray,
-    n: int,
-    boot: Bootstrap,
-    n_pairs: int | None = None,
-    note: str | None = None,
-) -> Stat:
-    interval = boot.interval(replicates)
-    notes = "; ".join(x for x in (note, interval.note) if x) or None
-    return Stat(statistic, float(value), interval.low, interval.high, n, None, notes, n_pairs)
 
 
 def category_index(values: np.ndarray, categories: np.ndarray, what: str) -> np.ndarray:
@@ -117,17 +100,50 @@ class PairedLabels:
         self.ia = category_index(self.a, self.categories, names[0])
         self.ib = category_index(self.b, self.categories, names[1])
         self.labels = np.arange(k)
-        codes = self.ia * k + self.ib
+        self._codes = self.ia * k + self.ib
+        self._items: np.ndarray | None = None
         if items is None:
-            patterns = compress_codes(codes, k * k)
             self.n_pairs: int | None = None
+            self.n = int(keep.sum())
         else:
-            patterns = compress_groups(np.asarray(items)[keep], codes, k * k)
+            self._items = np.asarray(items)[keep]
             self.n_pairs = int(keep.sum())
-        self.n = patterns.n_items
+            self.n = dense_ids(self._items)[1]
+        pairs = np.bincount(self._codes, minlength=k * k)
+        self.table = pairs.astype(float).reshape(1, k, k)
+        # The distinct (a, b) label pairs and how many pairs have each: what scikit-learn is
+        # given (as sample weights), the same counts it would tally from every pair.
+        cells = np.flatnonzero(pairs)
+        self._pair_a, self._pair_b, self._pair_weight = cells // k, cells % k, pairs[cells]
         self._scores: tuple[np.ndarray, ...] | None = None
-        self.table = patterns.total().reshape(1, k, k)
-        self.replicates = self.boot.totals(patterns).reshape(-1, k, k)
+        self._replicates: np.ndarray | None = None
+
+    @property
+    def replicates(self) -> np.ndarray:
+        """(B, K, K) contingency tables of the bootstrap resamples (items, with their pairs),
+        drawn on first use: a judge comparison reads only the point estimate."""
+        if self._replicates is None:
+            k = len(self.categories)
+            if self._items is None:
+                patterns = compress_codes(self._codes, k * k)
+            else:
+                patterns = compress_groups(self._items, self._codes, k * k)
+            self._replicates = self.boot.totals(patterns).reshape(-1, k, k)
+        return self._replicates
+
+    def _sklearn(self, metric, **kwargs):
+        """A scikit-learn metric of the label pairs, given as distinct pairs with weights.
+
+        Its argument checks are skipped: the arrays are built here (finite category indices,
+        integer weights), and the checks cost more than the metric (about 1 ms a call)."""
+        with sklearn_config(skip_parameter_validation=True, assume_finite=True):
+            return metric(
+                self._pair_a,
+                self._pair_b,
+                labels=self.labels,
+                sample_weight=self._pair_weight,
+                **kwargs,
+            )
 
     def _too_few(self, statistic: str) -> Stat | None:
         if self.n < 2:
@@ -135,7 +151,9 @@ class PairedLabels:
         return None
 
     def _result(self, statistic: str, value: float, fn, note: str | None = None) -> Stat:
-        return _stat(statistic, value, fn(self.replicates), self.n, self.boot, self.n_pairs, note)
+        return with_interval(
+            statistic, value, fn(self.replicates), self.n, self.boot, self.n_pairs, note
+        )
 
     def _single_category(self) -> str | None:
         used = np.union1d(self.a, self.b)
@@ -151,7 +169,7 @@ class PairedLabels:
         if np.isnan(ts.kappa(self.table, weights)[0]):
             reason = self._single_category() or "chance agreement is 1"
             return undefined(name, self.n, reason, self.n_pairs)
-        value = cohen_kappa_score(self.ia, self.ib, labels=self.labels, weights=weights)
+        value = self._sklearn(cohen_kappa_score, weights=weights)
         return self._result(name, value, lambda t: ts.kappa(t, weights))
 
     def percent_agreement(self, statistic: str = "percent_agreement") -> Stat:
@@ -189,9 +207,7 @@ class PairedLabels:
             return [undefined(x, 0, "no item labelled by both", self.n_pairs) for x in names]
         index = int(category_index(np.array([float(category)]), self.categories, "class")[0])
         if self._scores is None:  # one scikit-learn call for every class
-            self._scores = precision_recall_fscore_support(
-                self.ia, self.ib, labels=self.labels, zero_division=np.nan
-            )[:3]
+            self._scores = self._sklearn(precision_recall_fscore_support, zero_division=np.nan)[:3]
         p, r, f = (x[index : index + 1] for x in self._scores)
         reasons = {
             names[0]: f"{self.names[1]} never gives the label {category:g} ({label})",
@@ -210,10 +226,8 @@ class PairedLabels:
 
     def confusion(self) -> np.ndarray:
         """Counts of (reference label, rater label) pairs, in category order."""
-        if self.a.size == 0:
-            k = len(self.categories)
-            return np.zeros((k, k), np.int64)
-        return confusion_matrix(self.ia, self.ib, labels=self.labels)
+        # The tally scikit-learn's confusion_matrix makes (a test checks they agree).
+        return self.table[0].astype(np.int64)
 
 
 class RaterLabels:
@@ -256,7 +270,7 @@ class RaterLabels:
         per_item = ts.pairwise_agreement(self.patterns.rows)
         value = float(np.mean(ts.pairwise_agreement(self.value_counts)))
         replicates = (self.draws @ per_item) / self.n
-        return _stat(statistic, value, replicates, self.n, self.boot)
+        return with_interval(statistic, value, replicates, self.n, self.boot)
 
     def fleiss_kappa(self, statistic: str = "fleiss_kappa") -> Stat:
         m_items = self.value_counts.sum(axis=1)
@@ -281,7 +295,7 @@ class RaterLabels:
         totals = self.draws[:, full] @ contrib[full]
         v = rows.shape[1]
         replicates = ts.fleiss(totals[:, :v], totals[:, v], totals[:, v + 1], m)
-        return _stat(statistic, value, replicates, len(table), self.boot, note=note)
+        return with_interval(statistic, value, replicates, len(table), self.boot, note=note)
 
     def krippendorff_alpha(self, level: str, statistic: str | None = None) -> Stat:
         if level not in KRIPPENDORFF_LEVELS:
@@ -300,7 +314,7 @@ class RaterLabels:
         unit = ts.unit_coincidences(self.patterns.rows).reshape(-1, v * v)
         coincidences = (self.draws @ unit).reshape(-1, v, v)
         replicates = ts.krippendorff(coincidences, self.categories, level)
-        return _stat(name, value, replicates, self.n, self.boot)
+        return with_interval(name, value, replicates, self.n, self.boot)
 
 
 def _count_patterns(value_counts: np.ndarray) -> Patterns:
@@ -316,70 +330,3 @@ def _count_patterns(value_counts: np.ndarray) -> Patterns:
         value_counts.astype(np.int64) @ weights, return_index=True, return_counts=True
     )
     return Patterns(value_counts[first].astype(float), counts)
-
-
-def mean_of(values: Sequence[float], statistic: str, boot: Bootstrap | None = None) -> Stat:
-    """Mean of per-item scores (e.g. gold-item scores in [0, 1]), resampling the items."""
-    boot = boot or Bootstrap()
-    x = np.asarray(values, float)
-    if x.size == 0:
-        return undefined(statistic, 0, "no item to count")
-    distinct, codes = np.unique(x, return_inverse=True)
-    patterns = compress_codes(codes, len(distinct))
-    replicates = boot.draws(patterns) @ distinct[patterns.onehot] / x.size
-    return _stat(statistic, float(x.mean()), replicates, int(x.size), boot)
-
-
-def proportion(successes: Sequence[bool], statistic: str, boot: Bootstrap | None = None) -> Stat:
-    """Share of items that are a success (e.g. a label equal to the others' majority)."""
-    boot = boot or Bootstrap()
-    x = np.asarray(successes, bool)
-    if x.size == 0:
-        return undefined(statistic, 0, "no item to count")
-    patterns = compress_codes(x.astype(np.int64), 2)
-    replicates = boot.draws(patterns) @ patterns.rows[:, 1] / x.size
-    return _stat(statistic, float(x.mean()), replicates, int(x.size), boot)
-
-
-def correlations(
-    x: Sequence[float],
-    y: Sequence[float],
-    names: tuple[str, str] = ("x", "y"),
-    boot: Bootstrap | None = None,
-) -> list[Stat]:
-    """Spearman and Kendall tau-b of two continuous vectors (pairs with a NaN left out)."""
-    boot = boot or Bootstrap()
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    keep = ~np.isnan(x) & ~np.isnan(y)
-    x, y = x[keep], y[keep]
-    n = int(x.size)
-    statistics = ("spearman", "kendall_tau_b")
-    if n < 2:
-        return [undefined(s, n, TOO_FEW) for s in statistics]
-    for name, v in zip(names, (x, y), strict=True):
-        if np.all(v == v[0]):
-            reason = f"{name} is the same ({v[0]:g}) for every item"
-            return [undefined(s, n, reason) for s in statistics]
-    ux, ix = np.unique(x, return_inverse=True)
-    uy, iy = np.unique(y, return_inverse=True)
-    if len(ux) * len(uy) <= MAX_GRID:
-        # Few distinct values (coverage is a fraction with a small denominator): resample the
-        # (x, y) table, as for labels.
-        patterns = compress_codes(ix * len(uy) + iy, len(ux) * len(uy))
-        tables = boot.totals(patterns).reshape(-1, len(ux), len(uy))
-        rho, taus = ts.spearman(tables), ts.kendall_b(tables)
-    else:
-        idx = boot.indices(n)
-        xs, ys = x[idx], y[idx]
-        rho = ts.pearson_rows(rankdata(xs, axis=1), rankdata(ys, axis=1))
-        varies = (xs != xs[:, :1]).any(axis=1) & (ys != ys[:, :1]).any(axis=1)
-        taus = np.array(
-            [
-                kendalltau(a, b).statistic if ok else np.nan
-                for a, b, ok in zip(xs, ys, varies, strict=True)
-            ]
-        )
-    return [
-        _stat("spearman", spearmanr(x, y).statistic, rho, n, boot),
-        _stat("kendall_tau_b", kendalltau(x, y).statistic, taus, n, boot),
-    ]

@@ -1,7 +1,8 @@
 """Load one collection's judgments, qrels and runs into the arrays the CRUX metrics read.
 
-A handful of ``values_list`` queries, turned into numpy arrays; nothing is fetched per topic,
-per run or per passage. Rows of a topic's ratings matrix are the passages that belong to the
+A handful of queries whose integer columns arrive packed into numpy arrays
+(``stored_arrays``); nothing is fetched per topic, per run or per passage, and no row becomes
+a Python object. Rows of a topic's ratings matrix are the passages that belong to the
 topic, in ascending id order: the ones the selected judge rated for it, the ones with a qrel
 for it (any source), and the ranked passages that another judge rated for it or whose id
 follows CRUX's ``<topic>:<doc>#<passage>`` convention. Any other ranked passage is a passage
@@ -13,23 +14,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from crux_app.inputs import JudgeInfo
-from crux_app.models import (
-    Collection,
-    GeneratedOutput,
-    Judge,
-    Judgment,
-    Passage,
-    PassageQrel,
-    RunEntry,
-    SubQuestion,
-    Topic,
-)
+from crux_app.models import Collection, GeneratedOutput, Judge, Judgment, Passage, Topic
 from crux_app.query_arrays import int_columns
 from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
+from evaluation.crux.stored_arrays import (
+    IdBounds,
+    id_bounds,
+    judged_rows,
+    qrel_rows,
+    run_rows,
+    subquestions,
+)
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
 REPORT_COVERAGE = Judgment.Task.REPORT_COVERAGE
@@ -67,15 +67,37 @@ class CollectionData:
     passage_valid: np.ndarray  # (T, P)
     question_valid: np.ndarray  # (T, Q): real sub-questions (no placeholder, no padding)
     qrels_source: str | None
-    qrels: list[dict[int, int]]  # per topic: passage id -> grade, from qrels_source
+    # The qrels of qrels_source, sorted by (topic, passage id).
+    qrel_topic: np.ndarray  # (N,) topic index
+    qrel_passage: np.ndarray  # (N,) passage id
+    qrel_grade: np.ndarray  # (N,)
     runs: list[RunRanking]
     row_keys: np.ndarray  # sorted topic * base + passage id of every row
     row_index: np.ndarray  # row of each key
     base: int
+    rating_histogram: np.ndarray  # (7,) the judge's passage ratings: unparsable, 0, ..., 5
 
     @property
     def n_topics(self) -> int:
         return len(self.topic_names)
+
+    @cached_property
+    def qrels(self) -> list[dict[int, int]]:
+        """Per topic: passage id -> grade, from qrels_source."""
+        out: list[dict[int, int]] = [{} for _ in range(self.n_topics)]
+        for t, p, g in zip(
+            self.qrel_topic.tolist(),
+            self.qrel_passage.tolist(),
+            self.qrel_grade.tolist(),
+            strict=True,
+        ):
+            out[t][p] = g
+        return out
+
+    def rating_counts(self) -> tuple[dict[float, int], int]:
+        """(rating -> how many of the judge's passage ratings, unparsable ones)."""
+        counts = {float(r): int(n) for r, n in enumerate(self.rating_histogram[1:]) if n}
+        return counts, int(self.rating_histogram[0])
 
     def batch(self, required: np.ndarray) -> RatingsBatch:
         return RatingsBatch(self.ratings, self.passage_valid, self.question_valid, required)
@@ -91,32 +113,25 @@ class CollectionData:
         return np.where(found, self.row_index[at_clipped], OUTSIDE)
 
 
-def _array(rows: object, width: int) -> np.ndarray:
-    return np.array(list(rows), dtype=np.int64).reshape(-1, width)
-
-
 def _index(sorted_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Position of each id in ``sorted_ids`` (which must contain it)."""
     return np.searchsorted(sorted_ids, ids)
 
 
 def _load_runs(
-    collection: Collection, runs: Sequence[tuple[int, str]], topic_ids: np.ndarray
+    collection: Collection,
+    runs: Sequence[tuple[int, str]],
+    topic_ids: np.ndarray,
+    bounds: IdBounds,
 ) -> list[RunRanking]:
-    entries = int_columns(
-        RunEntry.objects.filter(run__collection=collection, run_id__in=[pk for pk, _ in runs]),
-        ["run_id", "topic_id", "passage_id", "rank", "line_order"],
-    )
     # Rank order = (rank, line order) within (run, topic); the sort is done here, not in SQL.
-    order = np.lexsort((entries[:, 4], entries[:, 3], entries[:, 1], entries[:, 0]))
-    entries = entries[order]
-    topic = _index(topic_ids, entries[:, 1])
+    entries = run_rows(collection, [pk for pk, _ in runs], topic_ids, bounds)
     out = []
     for pk, name in runs:
-        mine = entries[:, 0] == pk
-        t = topic[mine]
-        starts = np.searchsorted(t, t, side="left")
-        out.append(RunRanking(pk, name, t, entries[mine, 2], np.arange(len(t)) - starts))
+        start, end = entries.starts[pk]
+        t = _index(topic_ids, entries.topic[start:end])
+        first = np.searchsorted(t, t, side="left")
+        out.append(RunRanking(pk, name, t, entries.passage[start:end], np.arange(len(t)) - first))
     return out
 
 
@@ -130,31 +145,72 @@ def _ranked_members(
     topic_names: list[str],
 ) -> np.ndarray:
     """Row keys (topic index * base + passage id) of ranked passages (within ``depth``) that
-    belong to the topic although the judge did not rate them and no qrel names them."""
+    belong to the topic although the judge did not rate them and no qrel names them: another
+    judge rated them for the topic, or their id follows ``<topic>:<doc>#<passage>``."""
     ranked = [
         (run.topic * base + run.passage)[run.position < depth if depth is not None else slice(None)]
         for run in runs
     ]
-    keys = np.unique(np.concatenate(ranked)) if ranked else np.zeros(0, np.int64)
-    candidates = keys[~np.isin(keys, known)]
+    keys = _sorted_union(*ranked) if ranked else np.zeros(0, np.int64)
+    candidates = keys[~_contains(known, keys)]
     if not len(candidates):
         return candidates
     topic, passage = candidates // base, candidates % base
-    passage_ids = np.unique(passage).tolist()
-    external = dict(Passage.objects.filter(pk__in=passage_ids).values_list("pk", "external_id"))
-    rated = set(
-        Judgment.objects.filter(
-            topic__collection=collection, task=PASSAGE_RATING, passage_id__in=passage_ids
-        )
-        .order_by()
-        .values_list("topic_id", "passage_id")
-        .distinct()
+    passage_ids = np.unique(passage)
+    external = dict(
+        Passage.objects.filter(pk__in=passage_ids.tolist()).values_list("pk", "external_id")
     )
-    member = [
-        (int(topic_ids[t]), p) in rated or external[p].startswith(f"{topic_names[t]}:")
+    pairs = int_columns(
+        Judgment.objects.filter(
+            topic__collection=collection, task=PASSAGE_RATING, passage_id__in=passage_ids.tolist()
+        ),
+        ["topic_id", "passage_id"],
+    )
+    rated = np.unique(_index(topic_ids, pairs[:, 0]) * base + pairs[:, 1])
+    named = [
+        external[p].startswith(f"{topic_names[t]}:")
         for t, p in zip(topic.tolist(), passage.tolist(), strict=True)
     ]
-    return candidates[np.array(member, bool)]
+    return candidates[_contains(rated, candidates) | np.array(named, bool)]
+
+
+def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Whether each key is in ``sorted_keys`` (sorted, unique)."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+def _sorted_union(*arrays: np.ndarray) -> np.ndarray:
+    """Sorted distinct values of the arrays (a sort, which is quick on sorted input, where
+    ``np.union1d`` hashes every value)."""
+    values = np.sort(np.concatenate(arrays))
+    keep = np.ones(len(values), bool)
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
+
+
+def _question_cells(
+    question_ids: np.ndarray, q_topic: np.ndarray, wanted: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Topic index (-1: not a sub-question of the collection) and position (column) of each
+    wanted sub-question id. A table over the id range when it is compact (the look-ups are
+    millions), else a search."""
+    q_col = np.arange(len(question_ids)) - np.searchsorted(q_topic, q_topic, side="left")
+    if not len(question_ids) or not len(wanted):
+        return np.full(len(wanted), -1, np.int64), np.zeros(len(wanted), np.int64)
+    low = min(int(question_ids.min()), int(wanted.min()))
+    high = max(int(question_ids.max()), int(wanted.max()))
+    if high - low < 4 * (len(question_ids) + len(wanted)):
+        topic = np.full(high - low + 1, -1, np.int64)
+        column = np.zeros(high - low + 1, np.int64)
+        topic[question_ids - low], column[question_ids - low] = q_topic, q_col
+        at = wanted - low
+        return topic[at], column[at]
+    order = np.argsort(question_ids)
+    at = order[np.minimum(np.searchsorted(question_ids[order], wanted), len(order) - 1)]
+    return np.where(question_ids[at] == wanted, q_topic[at], -1), q_col[at]
 
 
 def load_collection(
@@ -172,13 +228,9 @@ def load_collection(
     topic_ids = np.array([pk for pk, _ in topics], dtype=np.int64)
     topic_names = [name for _, name in topics]
     n_topics = len(topics)
+    bounds = id_bounds()
 
-    questions = _array(
-        SubQuestion.objects.filter(topic__collection=collection)
-        .order_by("topic_id", "position")
-        .values_list("topic_id", "pk", "is_placeholder"),
-        3,
-    )
+    questions = subquestions(collection)
     q_topic = _index(topic_ids, questions[:, 0])
     q_col = np.arange(len(questions)) - np.searchsorted(q_topic, q_topic, side="left")
     n_q = int(q_col.max(initial=-1)) + 1
@@ -186,41 +238,21 @@ def load_collection(
     question_ids[q_topic, q_col] = questions[:, 1]
     question_valid = np.zeros((n_topics, n_q), bool)
     question_valid[q_topic, q_col] = questions[:, 2] == 0
-    q_order = np.argsort(questions[:, 1])
-    q_sorted = questions[q_order, 1]
 
-    # Unparsable ratings (NULL) read -1 here and become NaN below: unjudged, counted.
-    judged = int_columns(
-        Judgment.objects.filter(
-            judge_id=judge.id if judge else None,
-            topic__collection=collection,
-            task=PASSAGE_RATING,
-            passage__isnull=False,
-        ),
-        ["topic_id", "subquestion_id", "passage_id", "rating"],
-    )
-    qrel_rows = list(
-        PassageQrel.objects.filter(topic__collection=collection)
-        .order_by()
-        .values_list("topic_id", "passage_id", "grade", "source")
-    )
-    qrel_pairs = _array(((t, p) for t, p, _, _ in qrel_rows), 2)
-    run_rankings = _load_runs(collection, runs, topic_ids)
+    judged = judged_rows(collection, judge, topic_ids, bounds)
+    qrels = qrel_rows(collection, qrels_source, topic_ids, bounds)
+    run_rankings = _load_runs(collection, runs, topic_ids, bounds)
 
     base = 1 + max(
-        [int(judged[:, 2].max(initial=0)), int(qrel_pairs[:, 1].max(initial=0))]
+        [int(judged.pair_passage.max(initial=0)), int(qrels.any_passage.max(initial=0))]
         + [int(r.passage.max(initial=0)) for r in run_rankings]
     )
-    known = np.unique(
-        np.concatenate(
-            [
-                _index(topic_ids, judged[:, 0]) * base + judged[:, 2],
-                _index(topic_ids, qrel_pairs[:, 0]) * base + qrel_pairs[:, 1],
-            ]
-        )
-    )
+    # Sorted by (topic id, passage id), so the keys come out sorted too.
+    judged_keys = _index(topic_ids, judged.pair_topic) * base + judged.pair_passage
+    qrel_keys = _index(topic_ids, qrels.any_topic) * base + qrels.any_passage
+    known = _sorted_union(judged_keys, qrel_keys)
     members = _ranked_members(collection, run_rankings, depth, known, base, topic_ids, topic_names)
-    row_keys = np.union1d(known, members)
+    row_keys = _sorted_union(known, members)
     row_topic = row_keys // base
     row_index = np.arange(len(row_keys)) - np.searchsorted(row_topic, row_topic, side="left")
     n_p = int(row_index.max(initial=-1)) + 1
@@ -229,21 +261,18 @@ def load_collection(
     passage_valid = row_passage >= 0
 
     ratings = np.full((n_topics, n_p, n_q), np.nan)
-    if len(judged) and len(q_sorted):
-        j_topic = _index(topic_ids, judged[:, 0])
-        j_row = row_index[np.searchsorted(row_keys, j_topic * base + judged[:, 2])]
-        at = np.minimum(np.searchsorted(q_sorted, judged[:, 1]), len(q_sorted) - 1)
-        q_at = q_order[at]
-        # A judgment filed under another topic than its sub-question's is not placed.
-        same = (q_sorted[at] == judged[:, 1]) & (q_topic[q_at] == j_topic)
-        values = np.where(judged[:, 3] < 0, np.nan, judged[:, 3]).astype(np.float64)
-        ratings[j_topic[same], j_row[same], q_col[q_at[same]]] = values[same]
-
-    qrels: list[dict[int, int]] = [{} for _ in range(n_topics)]
-    topic_at = {int(pk): i for i, pk in enumerate(topic_ids)}
-    for t, p, grade, source in qrel_rows:
-        if source == qrels_source:
-            qrels[topic_at[t]][p] = grade
+    if len(judged) and len(questions):
+        pair_topic = _index(topic_ids, judged.pair_topic)
+        pair_row = row_index[np.searchsorted(row_keys, judged_keys)]
+        pair_cell = (pair_topic * n_p + pair_row) * n_q
+        flat = ratings.reshape(-1)
+        for chunk in judged.chunks():
+            topic, column = _question_cells(questions[:, 1], q_topic, chunk.subquestion)
+            # A judgment filed under another topic than its sub-question's is not placed.
+            same = topic == pair_topic[chunk.pair]
+            values = chunk.rating[same].astype(np.float64)
+            values[values < 0] = np.nan
+            flat[pair_cell[chunk.pair[same]] + column[same]] = values
 
     return CollectionData(
         collection=collection,
@@ -256,11 +285,14 @@ def load_collection(
         passage_valid=passage_valid,
         question_valid=question_valid,
         qrels_source=qrels_source,
-        qrels=qrels,
+        qrel_topic=_index(topic_ids, qrels.topic),
+        qrel_passage=qrels.passage,
+        qrel_grade=qrels.grade,
         runs=run_rankings,
         row_keys=row_keys,
         row_index=row_index,
         base=base,
+        rating_histogram=judged.histogram,
     )
 
 

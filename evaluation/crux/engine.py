@@ -1,10 +1,11 @@
-"""CRUX answerability judging of (question, context) items with an LLM: prompts and ratings.
+"""LLM judging of (question, context) items: prompts and ratings.
 
 Plain Python (no Django): the judging job (``evaluation.crux.job``) hands in items, each a
-sub-question with a context text (a passage, or a whole generated report), and a generator
-implementing ``backends.base.Generator``; it gets back each item's prompt, raw output and
-parsed 0-5 rating. An output with no rating in it keeps ``rating=None``: it is stored and
-counted as unparsable, never read as 0.
+sub-question with a context text (a passage, or a whole generated report), or a topic's query
+with a passage (the UMBRELA rubric), and a generator implementing ``backends.base.Generator``;
+it gets back each item's prompt, raw output and the rating the rubric's parser reads (0-5 for
+CRUX, 0-3 for UMBRELA). An output with no rating in it keeps ``rating=None``: it is counted as
+unparsable, never read as 0.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.checked_generation import first_samples
-from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS, RubricPrompt, parse_rating
+from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS, Prompt, RubricPrompt
 from evaluation.crux.method.rating_distribution import (
     CANDIDATES,
     distributions,
@@ -35,7 +36,7 @@ class RatedItem:
     item: JudgeItem
     prompt: str
     raw_output: str
-    rating: int | None  # None: no rating 0-5 could be read from raw_output
+    rating: int | None  # None: no rating of the rubric could be read from raw_output
     distribution: tuple[float, ...] | None = None  # P(rating 0..5), distribution mode only
 
     @property
@@ -48,12 +49,18 @@ def has_context(text: str) -> bool:
     return bool(text.strip())
 
 
-def judge_params() -> GenerationParams:
-    """The judge's decoding: greedy, at most ``JUDGE_MAX_NEW_TOKENS`` tokens, one sample."""
-    return GenerationParams(max_new_tokens=JUDGE_MAX_NEW_TOKENS, temperature=0.0, num_samples=1)
+def judge_params(temperature: float = 0.0, seed: int | None = None) -> GenerationParams:
+    """The judge's decoding: at most ``JUDGE_MAX_NEW_TOKENS`` tokens, one sample; greedy, or
+    (a sampled repeat) plain temperature sampling with a seed."""
+    return GenerationParams(
+        max_new_tokens=JUDGE_MAX_NEW_TOKENS,
+        temperature=temperature,
+        num_samples=1,
+        seed=seed if temperature > 0 else None,
+    )
 
 
-def build_judge_prompts(items: Sequence[JudgeItem], prompt: RubricPrompt) -> list[str]:
+def build_judge_prompts(items: Sequence[JudgeItem], prompt: Prompt) -> list[str]:
     """The rubric prompt of each item, in item order."""
     for item in items:
         if not has_context(item.context):
@@ -64,7 +71,7 @@ def build_judge_prompts(items: Sequence[JudgeItem], prompt: RubricPrompt) -> lis
 def rate_items(
     items: Sequence[JudgeItem],
     generator: Generator,
-    prompt: RubricPrompt,
+    prompt: Prompt,
     params: GenerationParams | None = None,
 ) -> list[RatedItem]:
     """Rate every item in one batched generator call; results come back in item order."""
@@ -75,7 +82,7 @@ def rate_items(
     rated = []
     for item, text, output in zip(items, prompts, outputs, strict=True):
         raw = output.text
-        rated.append(RatedItem(item=item, prompt=text, raw_output=raw, rating=parse_rating(raw)))
+        rated.append(RatedItem(item=item, prompt=text, raw_output=raw, rating=prompt.parse(raw)))
     return rated
 
 

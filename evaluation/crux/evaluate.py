@@ -23,32 +23,27 @@ from crux_app.inputs import (
     resolve_runs,
 )
 from crux_app.models import Collection
-from evaluation.crux.data import (
-    CollectionData,
-    RunRanking,
-    load_collection,
-    report_ratings,
-)
-from evaluation.crux.method.alpha_ndcg import DEFAULT_ALPHA, alpha_ndcg
+from evaluation.crux.data import CollectionData, load_collection, report_ratings
+from evaluation.crux.method.alpha_ndcg import DEFAULT_ALPHA
 from evaluation.crux.method.coverage import (
     REASONS,
     AnswerableSet,
-    CoverageBatch,
     Status,
     answerable_set,
     context_coverage,
     report_coverage,
 )
-from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
-from evaluation.crux.method.density import DEFAULT_GAMMA, density
-from evaluation.crux.method.ranking import ranking_metrics
-from evaluation.crux.oracle import Oracle, build_oracle
-from evaluation.crux.token_counts import (
-    WHITESPACE,
-    configured_tokenizer,
-    count_array,
-    token_counts,
+from evaluation.crux.method.density import DEFAULT_GAMMA
+from evaluation.crux.oracle_arrays import oracle_arrays
+from evaluation.crux.run_metrics import (
+    SharedInputs,
+    alpha_values,
+    contexts,
+    density_values,
+    ranking_values,
+    take,
 )
+from evaluation.crux.token_counts import WHITESPACE, configured_tokenizer, token_count_table
 from evaluation.leaderboard.columns import K_ORACLE, LeaderboardParams
 
 METRICS = ("coverage", "alpha_ndcg", "density", "density_norm", "ndcg", "map", "recall", "rprec")
@@ -139,6 +134,9 @@ class Evaluation:
     computed_oracle: np.ndarray  # (T,) bool
     runs: list[RunResult]
     reports: list[ReportResult] = field(default_factory=list)
+    # The judge's passage ratings in the collection, counted from the rows read: rating ->
+    # count, and unparsable ones (what judge_warnings.collection_rating_counts queries).
+    rating_counts: tuple[dict[float, int], int] = field(default_factory=lambda: ({}, 0))
 
     def topics_summary(self, run: RunResult) -> dict[str, int]:
         return {
@@ -195,105 +193,10 @@ class Evaluation:
         ]
 
 
-def _rows(batch: RatingsBatch, idx: np.ndarray) -> RatingsBatch:
-    if len(idx) == batch.n_topics:  # all topics, in order: no copy (nor re-validation)
-        return batch
-    return RatingsBatch(
-        batch.ratings[idx], batch.passage_valid[idx], batch.question_valid[idx], batch.required[idx]
-    )
-
-
-def _take(result: object, idx: np.ndarray) -> object:
-    """The same per-topic dataclass restricted to topics ``idx`` (every field is (T, ...))."""
-    return type(result)(**{f.name: getattr(result, f.name)[idx] for f in fields(result)})
-
-
-def _contexts(
-    data: CollectionData, run: RunRanking, k: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(T, K) row indices (``OUTSIDE`` for other topics' passages and padding) and passage ids
-    (-1 for padding) of each topic's top-k."""
-    width = int(k.max(initial=0))
-    keep = run.position < k[run.topic]
-    topic, position, passage = run.topic[keep], run.position[keep], run.passage[keep]
-    rows = np.full((data.n_topics, width), OUTSIDE, np.int64)
-    ids = np.full((data.n_topics, width), -1, np.int64)
-    rows[topic, position] = data.rows_of(topic, passage)
-    ids[topic, position] = passage
-    return rows, ids
-
-
-def _alpha(
-    batch: RatingsBatch,
-    contexts: np.ndarray,
-    answerable: AnswerableSet,
-    k: np.ndarray,
-    params: EvaluationParams,
-) -> np.ndarray:
-    """alpha-nDCG@k per topic; with per-topic k (|O|), one call per distinct k."""
-    out = np.full(batch.n_topics, np.nan)
-    for cutoff in np.unique(k[k >= 1]):
-        idx = np.flatnonzero(k == cutoff)
-        result = alpha_ndcg(
-            _rows(batch, idx),
-            contexts[idx],
-            _take(answerable, idx),
-            int(cutoff),
-            params.tau,
-            params.alpha,
-        )
-        out[idx] = result.value
-    return out
-
-
-def _density(
-    coverage: CoverageBatch,
-    context_tokens: np.ndarray,
-    oracle_tokens: np.ndarray,
-    params: EvaluationParams,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Raw and normalised density; undefined where a token count is unknown."""
-    known = np.flatnonzero(~np.isnan(context_tokens) & ~np.isnan(oracle_tokens))
-    raw = np.full(len(context_tokens), np.nan)
-    norm = raw.copy()
-    if known.size:
-        result = density(
-            _take(coverage, known), context_tokens[known], oracle_tokens[known], params.gamma
-        )
-        raw[known], norm[known] = result.raw, result.normalised
-    return raw, norm
-
-
-def _ranking(
-    data: CollectionData, run: RunRanking, oracle: Oracle, k: np.ndarray, min_relevance: int
-) -> dict[str, np.ndarray]:
-    """nDCG@k, MAP, R@k, R-Prec per topic against the oracle's qrels, full rankings."""
-    qids = [str(pk) for pk in data.topic_ids]
-    # The run is sorted by topic: split its passage ids at the topic boundaries.
-    bounds = np.searchsorted(run.topic, np.arange(data.n_topics + 1))
-    passages = run.passage.astype(str).tolist()
-    ranking = {q: passages[bounds[i] : bounds[i + 1]] for i, q in enumerate(qids)}
-    qrels = dict(zip(qids, oracle.grades, strict=True))
-    out = {m: np.full(data.n_topics, np.nan) for m in ("ndcg", "map", "recall", "rprec")}
-    for cutoff in np.unique(k[k >= 1]):
-        idx = np.flatnonzero(k == cutoff)
-        scores = ranking_metrics(
-            qrels, {qids[i]: ranking[qids[i]] for i in idx}, (int(cutoff),), min_relevance
-        )
-        names = {"ndcg": f"nDCG@{cutoff}", "map": "MAP", "recall": f"R@{cutoff}", "rprec": "R-Prec"}
-        for i in idx:
-            topic_scores = scores.per_topic[qids[i]]
-            for metric, name in names.items():
-                value = topic_scores[name]
-                out[metric][i] = np.nan if value is None else value
-    return out
-
-
-def _token_sums(ids: np.ndarray, counts: dict[int, int | None]) -> np.ndarray:
-    """Sum of token counts per row of a (T, K) id array (-1 = none); NaN if any is unknown."""
-    values = count_array(counts, ids)
-    values[ids < 0] = 0.0
-    return values.sum(axis=1)
+def _token_sums(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Sum of token counts per row of a (T, K) id array (-1 = none); NaN if any is unknown.
+    ``counts`` holds the count of each id (any value where the id is -1)."""
+    return np.where(ids < 0, 0.0, counts).sum(axis=1)
 
 
 def _reports(
@@ -306,7 +209,7 @@ def _reports(
         judged = reports.ratings[~np.isnan(reports.ratings)]
         threshold = 1.0 if judged.size == 0 or judged.max() <= 1 else float(params.tau)
         result = report_coverage(
-            reports.ratings, _take(answerable, reports.topic), threshold, params.missing_as_zero
+            reports.ratings, take(answerable, reports.topic), threshold, params.missing_as_zero
         )
         per_topic = np.full(data.n_topics, np.nan)
         has_report = np.zeros(data.n_topics, bool)
@@ -342,7 +245,7 @@ def evaluate(collection: Collection, params: EvaluationParams | None = None) -> 
     runs = resolve_runs(collection, params.run)
     depth = params.k if isinstance(params.k, int) else None
     data = load_collection(collection, judge, source, runs, depth)
-    oracle = build_oracle(data, params.tau, params.missing_as_zero)
+    oracle = oracle_arrays(data, params.tau, params.missing_as_zero)
     batch = data.batch(oracle.required)
     answerable = answerable_set(batch, params.tau)
     k = (
@@ -350,26 +253,26 @@ def evaluate(collection: Collection, params: EvaluationParams | None = None) -> 
         if params.k == K_ORACLE
         else np.full(data.n_topics, params.k, np.int64)
     )
+    shared = SharedInputs.build(batch, answerable, k, oracle, params.tau, params.alpha)
 
-    contexts = {run.id: _contexts(data, run, k) for run in data.runs}
-    needed = np.concatenate(
-        [data.row_passage[oracle.required]] + [ids[ids >= 0] for _, ids in contexts.values()]
-    )
-    counts = token_counts(needed.tolist(), params.tokenizer)
+    run_contexts = {run.id: contexts(data, run, k) for run in data.runs}
     oracle_ids = np.where(oracle.required, data.row_passage, -1)
-    oracle_tokens = _token_sums(oracle_ids, counts)
+    ids = [oracle_ids] + [ids for _, ids in run_contexts.values()]
+    counts = token_count_table(np.concatenate([i[i >= 0] for i in ids]), params.tokenizer)
+    oracle_tokens = _token_sums(oracle_ids, counts.lookup(oracle_ids))
 
     results = []
     for run in data.runs:
-        rows, ids = contexts[run.id]
+        rows, ids = run_contexts[run.id]
         coverage = context_coverage(batch, rows, answerable, params.tau, params.missing_as_zero)
-        raw, norm = _density(coverage, _token_sums(ids, counts), oracle_tokens, params)
+        context_tokens = _token_sums(ids, counts.lookup(ids))
+        raw, norm = density_values(coverage, context_tokens, oracle_tokens, params.gamma)
         values = {
             "coverage": coverage.value,
-            "alpha_ndcg": _alpha(batch, rows, answerable, k, params),
+            "alpha_ndcg": alpha_values(shared, rows),
             "density": raw,
             "density_norm": norm,
-            **_ranking(data, run, oracle, k, params.min_relevance),
+            **ranking_values(data, run, oracle, shared, params.min_relevance),
         }
         reasons = [REASONS[Status(int(s))] for s in coverage.status]
         results.append(
@@ -385,6 +288,7 @@ def evaluate(collection: Collection, params: EvaluationParams | None = None) -> 
         computed_oracle=oracle.computed,
         runs=results,
         reports=_reports(data, answerable, params),
+        rating_counts=data.rating_counts(),
     )
 
 

@@ -1,8 +1,11 @@
 """The form that starts a judging job (the LLM judge, greedy or in distribution mode, or the
-embedding baseline) for the items of a scope its judge has not rated."""
+embedding baseline) for the items of a scope its judge has not rated: with CRUX's 0-5 rubric or
+the UMBRELA 0-3 relevance rubric (the judge's qrels), greedy or as a sampled repeat (a
+temperature and a seed, for the judge's test-retest agreement), on every item or a sample."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -21,8 +24,10 @@ from evaluation.crux.job import (
     LLM,
     JudgeJobParams,
 )
+from evaluation.crux.judge_params import MAX_SAMPLE_SIZE, MAX_SEED
 from evaluation.crux.judge_scope import RUN, SCOPES
-from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION, PROMPTS
+from evaluation.crux.method.judge_prompts import CRUX, RUBRIC_PROMPTS, RUBRICS
+from evaluation.judge_report.method.self_consistency import MAX_TEMPERATURE
 
 
 def configured_judge_model() -> str:
@@ -64,9 +69,34 @@ class JudgeJobForm(CollectionJobForm):
         label="Judge model",
         help_text="A hub id or local path; blank: the configured judge.",
     )
-    prompt_version = forms.ChoiceField(
-        choices=[(v, v) for v in PROMPTS], required=False, initial=DEFAULT_PROMPT_VERSION
+    rubric = forms.ChoiceField(
+        choices=list(RUBRICS.items()),
+        required=False,
+        initial=CRUX,
+        help_text="UMBRELA grades each (query, passage) pair of the scope 0-3 and stores the "
+        "grades as this judge's qrels (nDCG, MAP, ... under the judge on the leaderboard).",
     )
+    prompt_version = forms.ChoiceField(
+        choices=[("", "the rubric's latest")]
+        + [(v, v) for prompts in RUBRIC_PROMPTS.values() for v in prompts],
+        required=False,
+        initial="",
+    )
+    temperature = forms.DecimalField(
+        min_value=Decimal(0), max_value=Decimal(str(MAX_TEMPERATURE)), decimal_places=2,
+        required=False, initial=Decimal(0),
+        help_text="0: greedy. Above 0: a sampled repeat of the judge, a judge identity of its "
+        "own (model, prompt version, temperature, seed), for its test-retest agreement.",
+    )  # fmt: skip
+    seed = forms.IntegerField(
+        min_value=0, max_value=MAX_SEED, required=False,
+        help_text="The repeat's sampling seed (blank: 0).",
+    )  # fmt: skip
+    sample_size = forms.IntegerField(
+        min_value=1, max_value=MAX_SAMPLE_SIZE, required=False,
+        help_text="Rate a seeded random sample of this many items of the scope (the same sample "
+        "for every repeat); blank: every item.",
+    )  # fmt: skip
     batch_size = forms.IntegerField(
         min_value=1, max_value=512, required=False, initial=DEFAULT_BATCH_SIZE,
         help_text="Items per model call.",
@@ -85,6 +115,13 @@ class JudgeJobForm(CollectionJobForm):
             self.add_error("run", "Choose the run whose top-k passages are judged.")
         if data.get("method") == EMBEDDING and data.get("model"):
             self.add_error("model", "The embedding baseline uses the workers' embedder.")
+        if data.get("seed") is not None and not data.get("temperature"):
+            self.add_error("seed", "A seed is for sampling: set a temperature above 0.")
+        if not self.errors:
+            try:
+                JudgeJobParams.from_params(self.job_params())
+            except ValueError as error:  # a combination the job refuses (rubric x method, ...)
+                self.add_error(None, str(error))
         return data
 
     def start(self, user):
@@ -102,9 +139,13 @@ class JudgeJobForm(CollectionJobForm):
             run_id=run.pk if run else None,
             k=data.get("k") or DEFAULT_K,
             model=data.get("model") or None,
-            prompt_version=data.get("prompt_version") or DEFAULT_PROMPT_VERSION,
+            prompt_version=data.get("prompt_version") or "",
             batch_size=data.get("batch_size") or DEFAULT_BATCH_SIZE,
             method=data.get("method") or LLM,
+            rubric=data.get("rubric") or CRUX,
+            temperature=float(data.get("temperature") or 0),
+            seed=data.get("seed"),
+            sample_size=data.get("sample_size"),
         )
 
     def job_params(self) -> dict[str, Any]:

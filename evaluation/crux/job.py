@@ -9,104 +9,58 @@ never duplicates one, and a re-run of a finished job asks no model anything. Pas
 stored with task ``passage_rating``; report items with task ``report_coverage`` holding the
 judge's 0-5 rating, which consumers cut at tau (human report labels there are 0/1 and are read
 as they are, see ``evaluation.crux.evaluate`` and ``evaluation.agreement.label_tables``).
+
+With the UMBRELA rubric the job grades (topic, passage) pairs 0-3 against the topic's query and
+stores the grades as the judge's passage qrels (``QrelsRater``), so the leaderboard, ``evaluate``
+and the judge report compute nDCG, MAP and the rest under that judge's qrels. A job with a
+temperature > 0 is a sampled repeat of the judge (its own identity, see ``judge_params``); a
+sample size rates a seeded random sample of the scope's items.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
+from crux_app.dataio.qrels_judge import MAX_SOURCE_LENGTH, qrels_source
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import job_run
-from crux_app.models import GeneratedOutput, Job, Judge, Judgment, Passage, Run, SubQuestion
+from crux_app.models import (
+    GeneratedOutput,
+    Job,
+    Judge,
+    Judgment,
+    Passage,
+    PassageQrel,
+    SubQuestion,
+    Topic,
+)
 from evaluation.backends.lazy_model import LazyModel
 from evaluation.crux.embedding_engine import rate_by_embedding
-from evaluation.crux.engine import JudgeItem, RatedItem, rate_items, rate_items_distribution
-from evaluation.crux.judge_scope import (
-    RUN,
-    SCOPES,
-    ItemKey,
-    ScopeSpec,
-    judged_keys,
-    plan_items,
+from evaluation.crux.engine import (
+    JudgeItem,
+    RatedItem,
+    judge_params,
+    rate_items,
+    rate_items_distribution,
 )
-from evaluation.crux.method.embedding_rating import PROMPT_VERSION as EMBEDDING_RUBRIC
-from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION, get_prompt
-from evaluation.crux.method.rating_distribution import VERSION_SUFFIX
+from evaluation.crux.judge_params import (  # noqa: F401 (the job's parameters, imported from here)
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_K,
+    DISTRIBUTION,
+    EMBEDDING,
+    LLM,
+    METHODS,
+    JudgeJobParams,
+)
+from evaluation.crux.judge_scope import ItemKey, PairKey, judged_keys, judged_pairs, plan_items
+from evaluation.crux.method.judge_prompts import UMBRELA
 
 KIND = "judge_answerability"
 EMBEDDING_KIND = "judge_embedding"
-# The LLM judge's greedy "first integer" rating (the paper's), its rating distribution at the
-# answer position (a judge identity of its own: the prompt version gains VERSION_SUFFIX), and
-# the embedding baseline.
-LLM, DISTRIBUTION, EMBEDDING = "llm", "distribution", "embedding"
-METHODS = (LLM, DISTRIBUTION, EMBEDDING)
-DEFAULT_K = 10
-DEFAULT_BATCH_SIZE = 16
-
-
-@dataclass(frozen=True)
-class JudgeJobParams:
-    scope: str = "collection"
-    run_id: int | None = None  # the run of the ``run`` scope
-    k: int = DEFAULT_K
-    model: str | None = None  # None: the workers' configured judge (JUDGE_MODEL)
-    prompt_version: str = DEFAULT_PROMPT_VERSION
-    batch_size: int = DEFAULT_BATCH_SIZE
-    method: str = LLM  # one of METHODS
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> JudgeJobParams:
-        """Parse a Job's params, naming the field that is wrong."""
-        values: dict[str, Any] = {}
-        for name, minimum in [("k", 1), ("batch_size", 1)]:
-            raw = params.get(name, getattr(cls, name))
-            if isinstance(raw, bool) or not isinstance(raw, int) or raw < minimum:
-                raise ValueError(
-                    f"job parameter {name!r} must be an integer >= {minimum}, got {raw!r}"
-                )
-            values[name] = raw
-        scope = params.get("scope", cls.scope)
-        if scope not in SCOPES:
-            known = ", ".join(SCOPES)
-            raise ValueError(f"job parameter 'scope' must be one of {known}, got {scope!r}")
-        run_id = params.get("run_id")
-        if run_id is not None and (isinstance(run_id, bool) or not isinstance(run_id, int)):
-            raise ValueError(f"job parameter 'run_id' must be a run id or null, got {run_id!r}")
-        if scope == RUN and run_id is None:
-            raise ValueError("job parameter 'run_id' is required for scope 'run'")
-        model = params.get("model")
-        if model is not None and not isinstance(model, str):
-            raise ValueError(f"job parameter 'model' must be a model id or null, got {model!r}")
-        method = params.get("method", LLM)
-        if method not in METHODS:
-            raise ValueError(f"job parameter 'method' must be one of {', '.join(METHODS)}")
-        if method == EMBEDDING:
-            version = EMBEDDING_RUBRIC
-        else:
-            version = params.get("prompt_version", cls.prompt_version).removesuffix(VERSION_SUFFIX)
-            get_prompt(version)  # an unknown version fails here, naming the known ones
-        if method == DISTRIBUTION:
-            version += VERSION_SUFFIX
-        return cls(
-            scope=scope, run_id=run_id, model=model, prompt_version=version, method=method, **values
-        )
-
-    def as_params(self, run: Run | None = None) -> dict[str, Any]:
-        """The JSON params of a job; the run's name is kept for display only."""
-        return {
-            "scope": self.scope,
-            "run_id": self.run_id,
-            "run": run.name if run else None,
-            "k": self.k,
-            "model": self.model,
-            "prompt_version": self.prompt_version,
-            "batch_size": self.batch_size,
-            "method": self.method,
-        }
 
 
 @dataclass(frozen=True)
@@ -131,22 +85,11 @@ def run_judge_job(
         config = JudgeJobParams.from_params(job.params)
         job_run(job, config.run_id)
         model = judge_model_for(config.model)
-        judge, _ = Judge.objects.get_or_create(
-            kind=Judge.Kind.LLM,
-            model_id=model.model_id,
-            prompt_version=config.prompt_version,
-            defaults={"name": Judge.llm_name(model.model_id, config.prompt_version)},
-        )
+        judge = job_judge(model.model_id, config.prompt_version, config.rubric == UMBRELA)
         # Shown with the job's parameters: which judge identity the job's ratings belong to.
         job.params = {**job.params, "judge": judge.name}
         Job.objects.filter(pk=job.pk).update(params=job.params)
-        spec = ScopeSpec(
-            collection=job.collection,
-            scope=config.scope,
-            k=config.k,
-            run_id=config.run_id if config.scope == RUN else None,
-            topic_id=job.topic_id,
-        )
+        spec = config.scope_spec(job.collection, job.topic_id)
         plan = plan_items(spec, judge)
         if config.method == DISTRIBUTION and plan.missing:
             model.require_logprobs("the distribution judge (probabilities of ratings 0-5)")
@@ -155,13 +98,18 @@ def run_judge_job(
         if config.method == EMBEDDING:
             rate = rate_by_embedding
         else:
-            prompt = get_prompt(config.prompt_version.removesuffix(VERSION_SUFFIX))
-            rate_with = rate_items_distribution if config.method == DISTRIBUTION else rate_items
+            prompt = config.prompt()
+            decoding = judge_params(config.temperature, config.seed)
 
             def rate(items, generator):
-                return rate_with(items, generator, prompt)
+                if config.method == DISTRIBUTION:
+                    return rate_items_distribution(items, generator, prompt)
+                return rate_items(items, generator, prompt, decoding)
 
-        rater = ItemRater(judge, rate, spec.judges_outputs, model)
+        if spec.pairs:
+            rater: ItemRater | QrelsRater = QrelsRater(judge, rate, model)
+        else:
+            rater = ItemRater(judge, rate, spec.judges_outputs, model)
 
         def process(batch: Sequence[ItemKey]) -> dict[str, int]:
             counts = rater.judge_batch(batch)
@@ -172,6 +120,32 @@ def run_judge_job(
         run_batches(job, batches, process, note=plan.summary())
     job.refresh_from_db()
     return job
+
+
+def job_judge(model_id: str, prompt_version: str, grades_qrels: bool) -> Judge:
+    """The LLM judge identity (model id, prompt version), created on first use. A judge that
+    grades qrels stores them under its name, which must fit a qrels source; a new one must not
+    take the name of qrels that are not a judge's (a release's own)."""
+    name = Judge.llm_name(model_id, prompt_version)
+    if grades_qrels and len(qrels_source(name)) > MAX_SOURCE_LENGTH:
+        raise ValueError(
+            f"judge name {name!r} is {len(name)} characters long; its qrels source may have at "
+            f"most {MAX_SOURCE_LENGTH}: name the model by a shorter id"
+        )
+    judge = Judge.objects.filter(
+        kind=Judge.Kind.LLM, model_id=model_id, prompt_version=prompt_version
+    ).first()
+    if judge is not None:
+        return judge
+    if grades_qrels and PassageQrel.objects.filter(source=qrels_source(name)).exists():
+        raise ValueError(f"qrels source {name!r} holds qrels that are not this judge's")
+    judge, _ = Judge.objects.get_or_create(
+        kind=Judge.Kind.LLM,
+        model_id=model_id,
+        prompt_version=prompt_version,
+        defaults={"name": name},
+    )
+    return judge
 
 
 class ItemRater:
@@ -233,3 +207,52 @@ class ItemRater:
         # a row another worker stored first wins, and this one is dropped, never duplicated.
         with transaction.atomic():
             Judgment.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+class QrelsRater:
+    """Grades one batch of (topic, passage) pairs with the UMBRELA rubric and stores each parsed
+    grade as the judge's passage qrel (source: the judge's name), as ``import_qrels --judge``
+    stores a qrels file. An unparsable output stores nothing (qrels have no "unparsable"
+    grade): it is counted in the job's message, and a later job asks again."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        rate: Callable[[Sequence[JudgeItem], Any], list[RatedItem]],
+        model: JudgeModel,
+    ):
+        self.judge = judge
+        self.rate = rate
+        self.source = qrels_source(judge.name)
+        self._model = LazyModel("judge", model.model_id, model.load)
+
+    def judge_batch(self, keys: Sequence[PairKey]) -> dict[str, int]:
+        stored = judged_pairs(self.judge, list(keys))
+        todo = [k for k in keys if k not in stored]
+        rated = self.rate(self._items(todo), self._model.get()) if todo else []
+        parsed = [r for r in rated if r.is_parsed]
+        rows = [
+            PassageQrel(
+                topic_id=r.item.key.topic_id,
+                passage_id=r.item.key.passage_id,
+                grade=r.rating,
+                source=self.source,
+            )
+            for r in parsed
+        ]
+        # ON CONFLICT DO NOTHING: a qrel another worker stored first wins.
+        with transaction.atomic():
+            PassageQrel.objects.bulk_create(rows, ignore_conflicts=True)
+        counts = {"judged": len(rated), "unparsable": len(rated) - len(parsed)}
+        if stored:
+            counts["judged by another worker"] = len(stored)
+        return counts
+
+    def _items(self, keys: Sequence[PairKey]) -> list[JudgeItem]:
+        queries = dict(
+            Topic.objects.filter(pk__in={k.topic_id for k in keys}).values_list("pk", "request")
+        )
+        texts = dict(
+            Passage.objects.filter(pk__in={k.passage_id for k in keys}).values_list("pk", "text")
+        )
+        return [JudgeItem(k, queries[k.topic_id], texts[k.passage_id]) for k in keys]

@@ -12,7 +12,8 @@ from crux_app.models import Collection, Judge
 from evaluation.backends.model_ids import embedder_model, judge_model
 from evaluation.crux.forms import JudgeJobForm
 from evaluation.crux.job import EMBEDDING, JudgeJobParams
-from evaluation.crux.judge_scope import RUN, ScopeSpec, plan_items
+from evaluation.crux.judge_scope import plan_items
+from evaluation.crux.method.judge_prompts import UMBRELA
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class JudgePreview:
     to_judge: int
     already_judged: int
     skipped_no_text: int
+    sampled_from: int | None = None  # with a sample size: the items with text it is drawn from
+    qrels: bool = False  # the judge grades (query, passage) pairs into its qrels (UMBRELA)
 
     @property
     def n_items(self) -> int:
@@ -44,20 +47,15 @@ def preview(form: JudgeJobForm) -> JudgePreview:
         kind=Judge.Kind.LLM, model_id=model_id, prompt_version=version
     ).first()
     topic = form.job_topic()
-    spec = ScopeSpec(
-        collection=form.collection,
-        scope=config.scope,
-        k=config.k,
-        run_id=config.run_id if config.scope == RUN else None,
-        topic_id=topic.pk if topic else None,
-    )
-    plan = plan_items(spec, judge)
+    plan = plan_items(config.scope_spec(form.collection, topic.pk if topic else None), judge)
     return JudgePreview(
         judge=judge.name if judge else Judge.llm_name(model_id, version),
         judge_exists=judge is not None,
         to_judge=len(plan.missing),
         already_judged=plan.already_judged,
         skipped_no_text=plan.skipped_no_text,
+        sampled_from=plan.sampled_from,
+        qrels=config.rubric == UMBRELA,
     )
 
 

@@ -9,6 +9,11 @@ Scopes (a job's topic, when it has one, narrows any of them to that topic):
 - ``run``: the passages of one run's top-k, times each real sub-question;
 - ``outputs``: the collection's generated reports, each judged whole as one context.
 
+With the UMBRELA rubric (``pairs``) an item is a (topic, passage) pair of the ``collection`` or
+``run`` scope, graded against the topic's query, and "rated" means the judge has a qrel for it.
+A sample size draws a seeded uniform sample of the scope's items that have text (the same items
+whatever the decoding seed, so a judge's sampled repeats rate the same sample).
+
 Only missing items are ever judged: an item this judge has rated (even unparsably) is skipped.
 Judging everything again means a new judge identity: another model or a new prompt version.
 The plan reads everything in a handful of queries, whatever the collection's size.
@@ -19,9 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numpy as np
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 
+from crux_app.dataio.qrels_judge import qrels_source
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -50,6 +57,13 @@ class ItemKey(NamedTuple):
     target_id: int
 
 
+class PairKey(NamedTuple):
+    """One (topic, passage) pair to grade (the UMBRELA rubric)."""
+
+    topic_id: int
+    passage_id: int
+
+
 @dataclass(frozen=True)
 class ScopeSpec:
     collection: Collection
@@ -57,6 +71,9 @@ class ScopeSpec:
     k: int = 10
     run_id: int | None = None  # the run of the ``run`` scope
     topic_id: int | None = None  # narrows any scope to one topic
+    pairs: bool = False  # (topic, passage) pairs, not (sub-question, passage) items
+    sample_size: int | None = None  # a seeded uniform sample of this many items; None: all
+    sample_seed: int = 0
 
     @property
     def judges_outputs(self) -> bool:
@@ -67,35 +84,77 @@ class ScopeSpec:
 class JudgePlan:
     """The scope's items split into those still to judge and those left out."""
 
-    missing: list[ItemKey] = field(default_factory=list)
+    missing: list[ItemKey] | list[PairKey] = field(default_factory=list)
     already_judged: int = 0
     skipped_no_text: int = 0  # items whose passage (or report) has no text to show the judge
+    sampled_from: int | None = None  # with a sample: how many items with text it was drawn from
+    sample_seed: int = 0
 
     @property
     def n_items(self) -> int:
         return len(self.missing) + self.already_judged + self.skipped_no_text
 
     def summary(self) -> str:
-        return f"already judged {self.already_judged}, skipped (no text) {self.skipped_no_text}"
+        text = f"already judged {self.already_judged}, skipped (no text) {self.skipped_no_text}"
+        if self.sampled_from is not None:
+            size = len(self.missing) + self.already_judged
+            text += f", sample of {size} of {self.sampled_from} items (seed {self.sample_seed})"
+        return text
 
 
 def plan_items(spec: ScopeSpec, judge: Judge | None) -> JudgePlan:
     """Every item of the scope, in (topic, passage or report, sub-question) order, split
     (``judge`` None: a judge not stored yet, which has rated nothing)."""
     pairs = sorted(_outputs(spec) if spec.judges_outputs else _passages(spec))
-    questions = _subquestions(spec)
-    judged = _judged(spec, judge)
     no_text = _without_text(spec)
     plan = JudgePlan()
-    for topic_id, target_id in pairs:
-        for subquestion_id in questions.get(topic_id, ()):
-            if (subquestion_id, target_id) in judged:
-                plan.already_judged += 1
-            elif target_id in no_text:
-                plan.skipped_no_text += 1
-            else:
-                plan.missing.append(ItemKey(topic_id, subquestion_id, target_id))
+    keys: list[ItemKey] | list[PairKey]
+    if spec.pairs:
+        keys, judged = [PairKey(t, p) for t, p in pairs], _graded(spec, judge)
+    else:
+        questions = _subquestions(spec)
+        keys = [ItemKey(t, q, p) for t, p in pairs for q in questions.get(t, ())]
+        judged = _judged(spec, judge)
+    # What the judge rated counts as judged even if its text has gone since.
+    items = []
+    for key in keys:
+        if _identity(key) not in judged and key[-1] in no_text:
+            plan.skipped_no_text += 1
+        else:
+            items.append(key)
+    if spec.sample_size is not None and spec.sample_size < len(items):
+        plan.sampled_from, plan.sample_seed = len(items), spec.sample_seed
+        items = sample_items(items, spec.sample_size, spec.sample_seed)
+    for key in items:
+        if _identity(key) in judged:
+            plan.already_judged += 1
+        else:
+            plan.missing.append(key)
     return plan
+
+
+def sample_items(items: list, size: int, seed: int) -> list:
+    """A uniform sample without replacement of ``size`` items, kept in the items' order."""
+    chosen = np.random.default_rng(seed).choice(len(items), size=size, replace=False)
+    return [items[i] for i in sorted(chosen.tolist())]
+
+
+def _identity(key: ItemKey | PairKey) -> tuple[int, int]:
+    if isinstance(key, PairKey):
+        return key
+    return key.subquestion_id, key.target_id
+
+
+def judged_pairs(judge: Judge, keys: list[PairKey]) -> set[PairKey]:
+    """Those of ``keys`` the judge has graded: a qrel under its name (one query)."""
+    stored = set(
+        PassageQrel.objects.filter(
+            source=qrels_source(judge.name),
+            topic_id__in={k.topic_id for k in keys},
+            passage_id__in={k.passage_id for k in keys},
+        ).values_list("topic_id", "passage_id")
+    )
+    return {k for k in keys if k in stored}
 
 
 def judged_keys(judge: Judge, keys: list[ItemKey], outputs: bool) -> set[ItemKey]:
@@ -172,6 +231,13 @@ def _judged(spec: ScopeSpec, judge: Judge | None) -> set[tuple[int, int]]:
     target = "output_id" if spec.judges_outputs else "passage_id"
     rows = Judgment.objects.filter(_topic_filter(spec), judge=judge, **{f"{target}__isnull": False})
     return set(rows.values_list("subquestion_id", target))
+
+
+def _graded(spec: ScopeSpec, judge: Judge | None) -> set[tuple[int, int]]:
+    if judge is None:
+        return set()
+    rows = PassageQrel.objects.filter(_topic_filter(spec), source=qrels_source(judge.name))
+    return set(rows.values_list("topic_id", "passage_id"))
 
 
 def _without_text(spec: ScopeSpec) -> set[int]:

@@ -78,12 +78,17 @@ def first_matrix_url(evaluation: Evaluation) -> str:
 
 
 def judge_warnings(
-    collection: Collection, judge: JudgeInfo | None, link: str = ""
+    collection: Collection,
+    judge: JudgeInfo | None,
+    link: str = "",
+    rating_counts: tuple[dict[float, int], int] | None = None,
 ) -> list[JudgeWarning]:
-    """The judge's passage ratings on the whole collection (``link``: where to read them)."""
+    """The judge's passage ratings on the whole collection (``link``: where to read them);
+    ``rating_counts``: those counts when the caller has them already (an evaluation read the
+    ratings: counting them again would scan every judgment of the collection)."""
     if judge is None:
         return []
-    counts, unparsable = collection_rating_counts(collection, judge.id)
+    counts, unparsable = rating_counts or collection_rating_counts(collection, judge.id)
     warnings = rating_warnings(judge.name, counts, unparsable, f"in {collection.name}")
     if link:
         return [w.linked(link, "its ratings, topic by topic") for w in warnings]
@@ -113,7 +118,9 @@ def evaluation_warnings(
     """What ``manage.py evaluate`` says beside its records: the judge's ratings on the
     collection, and each metric (CRUX's and the other columns printed) that ties every run."""
     judge = evaluation.judge.name if evaluation.judge else ""
-    warnings = judge_warnings(evaluation.collection, evaluation.judge)
+    warnings = judge_warnings(
+        evaluation.collection, evaluation.judge, rating_counts=evaluation.rating_counts
+    )
     warnings += tie_warnings(evaluation.metric_table(), judge)
     # The other methods' metrics (not their counts or texts) do not rest on this judge.
     metrics = {c.key for c in columns() if c.display == "number" and c.ranked != "never"}

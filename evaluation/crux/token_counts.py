@@ -11,12 +11,14 @@ separator changes a count by at most a token per boundary, which the paper's fig
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
 
 from crux_app.models import Passage
+from crux_app.query_arrays import sql_int_columns
 from evaluation.backends.base import TokenCounter
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 
@@ -64,33 +66,51 @@ def _store(counts: dict[int, int], name: str) -> None:
         )
 
 
-def _cached(ids: list[int]) -> list[tuple[int, int | None, str, bool]]:
-    """(id, count, tokenizer, has_text) of the passages; one array parameter, not an IN list
-    of tens of thousands of placeholders."""
+def _cached(ids: np.ndarray, name: str) -> np.ndarray:
+    """(N, 3) id, count cached under ``name`` (-1: none), has_text of the passages: one array
+    parameter, not an IN list of tens of thousands of placeholders, and no tuple per row."""
     table = connection.ops.quote_name(Passage._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT id, token_count, token_count_tokenizer, has_text FROM {table} "
-            "WHERE id = ANY(%s::bigint[])",
-            [ids],
+    sql = (
+        f"SELECT id, CASE WHEN token_count_tokenizer = %s THEN token_count END, "
+        f"has_text::int FROM {table} WHERE id = ANY(%s::text::bigint[])"
+    )
+    if connection.vendor != "postgresql":  # the SQLite demo
+        rows = Passage.objects.filter(pk__in=ids.tolist()).values_list(
+            "pk", "token_count", "token_count_tokenizer", "has_text"
         )
-        return cursor.fetchall()
+        flat = [
+            (pk, n if n is not None and by == name else -1, int(text)) for pk, n, by, text in rows
+        ]
+        return np.array(flat, np.int64).reshape(-1, 3)
+    # The ids as one array literal: psycopg would adapt every Python int of a list in turn.
+    literal = "{" + ",".join(map(str, ids.tolist())) + "}"
+    return sql_int_columns(sql, [name, literal], 3)
 
 
-def token_counts(passage_ids: Iterable[int], tokenizer: str | None = None) -> dict[int, int | None]:
-    """passage id -> token count under ``tokenizer`` (default: the configured one); None for a
-    passage whose text is not available. Missing counts are computed once and stored."""
+@dataclass(frozen=True)
+class TokenCountTable:
+    """Token counts of passages: sorted ids, counts as floats (NaN: no text available)."""
+
+    ids: np.ndarray
+    counts: np.ndarray
+
+    def lookup(self, passage_ids: np.ndarray) -> np.ndarray:
+        """Counts of an array of passage ids, NaN where unknown (no text, or absent)."""
+        wanted = np.asarray(passage_ids, np.int64)
+        if not len(self.ids):
+            return np.full(wanted.shape, np.nan)
+        at = np.minimum(np.searchsorted(self.ids, wanted), len(self.ids) - 1)
+        return np.where(self.ids[at] == wanted, self.counts[at], np.nan)
+
+
+def token_count_table(passage_ids: np.ndarray, tokenizer: str | None = None) -> TokenCountTable:
+    """Counts of the passages under ``tokenizer`` (default: the configured one); missing
+    counts are computed once and stored."""
     name = tokenizer or configured_tokenizer()
-    ids = sorted(set(int(p) for p in passage_ids))
-    out: dict[int, int | None] = {}
-    todo: list[int] = []
-    for pk, count, cached_by, has_text in _cached(ids):
-        if not has_text:
-            out[pk] = None
-        elif count is not None and cached_by == name:
-            out[pk] = count
-        else:
-            todo.append(pk)
+    rows = _cached(np.unique(np.asarray(passage_ids, np.int64)), name)
+    rows = rows[np.argsort(rows[:, 0])]
+    ids, counts, has_text = rows[:, 0], rows[:, 1].astype(np.float64), rows[:, 2] == 1
+    todo = ids[has_text & (rows[:, 1] < 0)].tolist()
     if todo:
         counter = token_counter(name)
         fresh: dict[int, int] = {}
@@ -103,8 +123,20 @@ def token_counts(passage_ids: Iterable[int], tokenizer: str | None = None) -> di
             keys = list(chunk)
             fresh.update(zip(keys, counter.count_tokens([chunk[k] for k in keys]), strict=True))
         _store(fresh, name)
-        out.update(fresh)
-    return out
+        at = np.searchsorted(ids, np.fromiter(fresh, np.int64, len(fresh)))
+        counts[at] = np.fromiter(fresh.values(), np.float64, len(fresh))
+    counts[~has_text] = np.nan
+    return TokenCountTable(ids, counts)
+
+
+def token_counts(passage_ids: Iterable[int], tokenizer: str | None = None) -> dict[int, int | None]:
+    """passage id -> token count under ``tokenizer`` (default: the configured one); None for a
+    passage whose text is not available. Missing counts are computed once and stored."""
+    table = token_count_table(np.fromiter((int(p) for p in passage_ids), np.int64), tokenizer)
+    return {
+        pk: None if np.isnan(n) else int(n)
+        for pk, n in zip(table.ids.tolist(), table.counts.tolist(), strict=True)
+    }
 
 
 def count_array(counts: dict[int, int | None], passage_ids: np.ndarray) -> np.ndarray:
@@ -114,8 +146,4 @@ def count_array(counts: dict[int, int | None], passage_ids: np.ndarray) -> np.nd
         (np.nan if n is None else n for n in counts.values()), np.float64, len(counts)
     )
     order = np.argsort(ids)
-    ids, values = ids[order], values[order]
-    wanted = np.asarray(passage_ids, np.int64)
-    at = np.minimum(np.searchsorted(ids, wanted), max(len(ids) - 1, 0))
-    found = (at < len(ids)) & (ids[at] == wanted) if len(ids) else np.zeros(wanted.shape, bool)
-    return np.where(found, values[at] if len(ids) else np.nan, np.nan)
+    return TokenCountTable(ids[order], values[order]).lookup(passage_ids)

@@ -38,8 +38,8 @@ def meta(report: JudgeReport) -> dict[str, object]:
         "metric_label": params.metric_label,
         "k": params.k,
         "judges": {
-            "a": {"name": report.judge_a.name, "kind": report.judge_a.kind},
-            "b": {"name": report.judge_b.name, "kind": report.judge_b.kind},
+            "a": report.judge_a.as_dict(),
+            "b": report.judge_b.as_dict(),
         },
         "reference": report.reference_side.name,
         "bootstrap": {"resamples": boot.resamples, "seed": boot.seed, "level": boot.level},
@@ -146,6 +146,7 @@ def ppi(report: JudgeReport) -> dict[str, object]:
         "assumption": PPI_ASSUMPTION,
         "labelled_topics": labelled_topics,
         "sampling_check": report.sampling.as_dict() if report.sampling else None,
+        "selection_notes": list(report.selection_notes),
         "runs": [{"run": r.run, **r.result.as_dict()} for r in report.ppi],
     }
 
@@ -157,6 +158,7 @@ def to_dict(report: JudgeReport) -> dict[str, object]:
         "per_topic": per_topic(report),
         "swaps": swaps(report),
         "ppi": ppi(report),
+        "self_consistency": report.self_consistency,
     }
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from django import forms
 
+from annotation.campaign_setup import MAX_OVERLAP, MAX_SEED
+from annotation.models import Campaign
 from crux_app.inputs import collection_judges, qrels_sources
+from crux_app.judge_ensembles import ensemble_statuses
 from crux_app.models import Collection
+from evaluation.judge_report.label_campaign import LabelPlan
 from evaluation.judge_report.method.ranking_agreement import Bootstrap
 from evaluation.judge_report.report import JudgeReportParams
 from evaluation.judge_report.scores import METRIC_LABELS, METRICS
@@ -21,9 +25,19 @@ def judge_names(collection: Collection) -> list[tuple[str, str]]:
     """(name, label) of the judges with passage ratings in the collection, then of the qrels
     sources that are not judges (a qrels file is one judge's labels for nDCG)."""
     judges = collection_judges(collection)
-    names = [(j.name, f"{j.name} ({j.kind}, {j.n_judgments} ratings)") for j in judges]
-    known = {j.name for j in judges}
-    names += [(s, f"{s} (qrels, {n} rows)") for s, n in qrels_sources(collection) if s not in known]
+    sources = [(s, n) for s, n in qrels_sources(collection) if s not in {j.name for j in judges}]
+    ensembles = ensemble_statuses(collection, [j.name for j in judges] + [s for s, _ in sources])
+
+    def kind(name: str, default: str) -> str:
+        found = ensembles.get(name)
+        if found is None:
+            return default
+        return f"ensemble: {found.description}{', stale' if found.stale else ''}"
+
+    names = [
+        (j.name, f"{j.name} ({kind(j.name, j.kind)}, {j.n_judgments} ratings)") for j in judges
+    ]
+    names += [(s, f"{s} ({kind(s, 'qrels')}, {n} rows)") for s, n in sources]
     return names
 
 
@@ -73,4 +87,64 @@ class JudgeReportForm(forms.Form):
             bootstrap=Bootstrap(
                 resamples=DEFAULT_PAGE_RESAMPLES if resamples is None else resamples
             ),
+        )
+
+
+UNIT_CHOICES = [
+    ("topics", "whole topics (what PPI needs)"),
+    ("items", "single items (sub-question x passage)"),
+]
+STRATEGY_CHOICES = [
+    ("random", "uniformly at random (PPI stays unbiased)"),
+    ("stratified", "stratified by the judge's rating, proportional (PPI stays unbiased)"),
+    ("uncertain", "where the judges are least certain (PPI becomes biased)"),
+]
+MEASURE_CHOICES = [
+    ("disagreement", "disagreement between judges A and B"),
+    ("entropy", "entropy of the judge's rating distribution"),
+    ("near_tau", "ratings near tau"),
+]
+MAX_LABEL_N = 10_000  # topics or items; the campaign service bounds the total items too
+
+
+class LabelCampaignForm(forms.Form):
+    """ "Label N more topics/items": the judge report's campaign form (POST)."""
+
+    judge_a = forms.ChoiceField()
+    judge_b = forms.ChoiceField()
+    k = forms.IntegerField(min_value=1, max_value=MAX_K, initial=10)
+    unit = forms.ChoiceField(choices=UNIT_CHOICES, initial="topics")
+    strategy = forms.ChoiceField(choices=STRATEGY_CHOICES, initial="random")
+    measure = forms.ChoiceField(choices=MEASURE_CHOICES, initial="disagreement")
+    tau = forms.IntegerField(min_value=1, max_value=5, initial=3)
+    n = forms.IntegerField(label="N", min_value=1, max_value=MAX_LABEL_N, initial=5)
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, initial=0)
+    name = forms.CharField(max_length=200, label="Campaign name")
+    overlap = forms.IntegerField(min_value=1, max_value=MAX_OVERLAP, initial=2)
+
+    def __init__(self, data, *, judges: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["judge_a"].choices = judges
+        self.fields["judge_b"].choices = judges
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("judge_a") and data.get("judge_a") == data.get("judge_b"):
+            self.add_error("judge_b", "choose a judge other than judge A")
+        if data.get("name") and Campaign.objects.filter(name=data["name"]).exists():
+            self.add_error("name", "a campaign of this name exists; choose another name")
+        return data
+
+    def plan(self) -> LabelPlan:
+        data = self.cleaned_data
+        return LabelPlan(
+            judge_a=data["judge_a"],
+            judge_b=data["judge_b"],
+            k=data["k"],
+            unit=data["unit"],
+            strategy=data["strategy"],
+            n=data["n"],
+            seed=data["seed"],
+            measure=data["measure"],
+            tau=data["tau"],
         )

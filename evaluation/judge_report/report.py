@@ -20,7 +20,9 @@ import numpy as np
 from django.utils import timezone
 
 from crux_app.inputs import EvaluationInputError
+from crux_app.judge_ensembles import EnsembleStatus, ensemble_statuses
 from crux_app.models import Collection
+from evaluation.judge_report.campaign_notes import biased_campaigns
 from evaluation.judge_report.method.ppi import (
     PPIResult,
     SamplingCheck,
@@ -40,7 +42,9 @@ from evaluation.judge_report.scores import (
     collection_axes,
     judge_kind,
     judge_scores,
+    top_k,
 )
+from evaluation.judge_report.self_consistency import build_self_consistency
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,14 @@ class JudgeReportParams:
 @dataclass(frozen=True)
 class JudgeSide:
     name: str
-    kind: str  # llm, human, or qrels (a qrels source with no Judge row)
+    kind: str  # llm, human, ensemble, or qrels (a qrels source with no Judge row)
+    ensemble: EnsembleStatus | None = None  # members, combiner, staleness of an ensemble
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"name": self.name, "kind": self.kind}
+        if self.ensemble is not None:
+            out["ensemble"] = self.ensemble.as_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,10 @@ class JudgeReport:
     ppi: list[RunPPI] = field(default_factory=list)
     sampling: SamplingCheck | None = None
     notes: list[str] = field(default_factory=list)
+    # Campaigns made from this page that chose what to label non-randomly (PPI is biased).
+    selection_notes: list[str] = field(default_factory=list)
+    # The LLM judge's sampled repeats against people (None: it was never re-run).
+    self_consistency: dict | None = None
 
     @property
     def reference_side(self) -> JudgeSide:
@@ -167,6 +182,7 @@ def _ppi(report: JudgeReport) -> None:
     # The predicting judge's mean over runs per topic (NaN where it scored no run there).
     topic_scores = np.divide(totals, counts, out=np.full(totals.shape, np.nan), where=counts > 0)
     report.sampling = sampling_check(topic_scores, labelled)
+    report.selection_notes = biased_campaigns(report.collection)
     if report.reference_side.kind != "human":
         report.notes.append(
             f"not exactly one of the judges is a person: {report.reference_side.name} (B) is "
@@ -176,8 +192,13 @@ def _ppi(report: JudgeReport) -> None:
 
 def build_report(collection: Collection, params: JudgeReportParams) -> JudgeReport:
     axes = collection_axes(collection)
-    sides = [JudgeSide(name, judge_kind(name)) for name in (params.judge_a, params.judge_b)]
-    scores = [judge_scores(collection, s.name, params.metric, params.k, axes) for s in sides]
+    names = (params.judge_a, params.judge_b)
+    ensembles = ensemble_statuses(collection, names)
+    sides = [JudgeSide(name, judge_kind(name), ensembles.get(name)) for name in names]
+    rankings = top_k(axes, params.k) if params.metric == "ndcg" else None
+    scores = [
+        judge_scores(collection, s.name, params.metric, params.k, axes, rankings) for s in sides
+    ]
     report = JudgeReport(
         collection=collection,
         params=params,
@@ -189,9 +210,23 @@ def build_report(collection: Collection, params: JudgeReportParams) -> JudgeRepo
         scores_b=scores[1],
         generated_at=timezone.now(),
     )
+    for side in sides:
+        if side.ensemble is not None and side.ensemble.stale:
+            report.notes.append(side.ensemble.warning)
     _ranking(report)
     _ppi(report)
+    report.self_consistency = _self_consistency(collection, params)
     return report
+
+
+def _self_consistency(collection: Collection, params: JudgeReportParams) -> dict | None:
+    """The repeats of judge B, the judge under test, else of judge A."""
+    boot = params.bootstrap
+    for name in (params.judge_b, params.judge_a):
+        found = build_self_consistency(collection, name, boot.resamples, boot.seed)
+        if found is not None:
+            return found
+    return None
 
 
 __all__ = ["JudgeReport", "JudgeReportParams", "build_report"]

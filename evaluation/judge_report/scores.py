@@ -106,7 +106,10 @@ def judge_grades(collection: Collection, name: str) -> np.ndarray:
     return rows[last]
 
 
-def _top_k(axes: Axes, k: int) -> dict[int, dict[str, dict[str, float]]]:
+Rankings = dict[int, dict[str, dict[str, float]]]
+
+
+def top_k(axes: Axes, k: int) -> Rankings:
     """run id -> topic id (str) -> passage id (str) -> a score that keeps the run's order, for
     the first k passages in (rank, file line) order."""
     run_ids = [pk for pk, _ in axes.runs]
@@ -132,8 +135,12 @@ def _top_k(axes: Axes, k: int) -> dict[int, dict[str, dict[str, float]]]:
     return out
 
 
-def ndcg_scores(collection: Collection, name: str, k: int, axes: Axes) -> np.ndarray:
-    """(R, T) nDCG@k under the judge's grades (NaN where the topic has no relevant grade)."""
+def ndcg_scores(
+    collection: Collection, name: str, k: int, axes: Axes, rankings: Rankings | None = None
+) -> np.ndarray:
+    """(R, T) nDCG@k under the judge's grades (NaN where the topic has no relevant grade).
+    ``rankings``: ``top_k(axes, k)`` when the caller already read it (both judges of a report
+    share the runs' rankings: reading them once halves the report's largest read)."""
     grades = judge_grades(collection, name)
     qrels: dict[str, dict[str, int]] = {}
     for topic, passage, grade in grades.tolist():
@@ -146,7 +153,7 @@ def ndcg_scores(collection: Collection, name: str, k: int, axes: Axes) -> np.nda
         return values
     values[:, columns] = 0.0
     evaluator = ir_measures.evaluator([nDCG @ k], evaluated)
-    rankings = _top_k(axes, k)
+    rankings = top_k(axes, k) if rankings is None else rankings
     for r, (pk, _) in enumerate(axes.runs):
         run = {q: docs for q, docs in rankings[pk].items() if q in evaluated}
         for metric in evaluator.iter_calc(run):
@@ -175,12 +182,20 @@ def registered_scores(
     return values
 
 
-def judge_scores(collection: Collection, name: str, metric: str, k: int, axes: Axes) -> np.ndarray:
-    """(R, T) scores of the axes' runs on its topics under the named judge."""
+def judge_scores(
+    collection: Collection,
+    name: str,
+    metric: str,
+    k: int,
+    axes: Axes,
+    rankings: Rankings | None = None,
+) -> np.ndarray:
+    """(R, T) scores of the axes' runs on its topics under the named judge (``rankings``: see
+    ``ndcg_scores``)."""
     if metric not in METRICS:
         raise EvaluationInputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise EvaluationInputError(f"k must be an integer >= 1, got {k!r}")
     if metric == "ndcg":
-        return ndcg_scores(collection, name, k, axes)
+        return ndcg_scores(collection, name, k, axes, rankings)
     return registered_scores(collection, name, metric, k, axes)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views import View
 
+from annotation.selection import SelectionError
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
@@ -14,14 +15,17 @@ from evaluation.judge_report.export import to_json
 from evaluation.judge_report.forms import (
     DEFAULT_PAGE_RESAMPLES,
     JudgeReportForm,
+    LabelCampaignForm,
     default_judges,
     judge_names,
 )
 from evaluation.judge_report.html_report import render_html
+from evaluation.judge_report.label_campaign import create_label_campaign
 from evaluation.judge_report.presentation import context
 from evaluation.judge_report.report import build_report
 
 TEMPLATE = "evaluation/judge_report/judge_report.html"
+CAMPAIGN_TEMPLATE = "evaluation/judge_report/label_campaign_error.html"
 NEEDS_TWO_JUDGES = (
     "This page compares two judges: the collection needs passage ratings (or qrels) from at "
     "least two judges."
@@ -71,9 +75,50 @@ class JudgeReportView(ResearcherRequiredMixin, View):
         query = request.GET.copy()
         query.pop("format", None)
         page |= context(report) | {"export_query": query.urlencode()}
+        page["label_form"] = _label_form(collection, form)
         return render(request, TEMPLATE, page)
+
+
+def _label_form(collection: Collection, report_form: JudgeReportForm) -> LabelCampaignForm:
+    """The campaign form, unbound, with the report's judges and cutoff filled in."""
+    data = report_form.cleaned_data
+    initial = {
+        "judge_a": data["judge_a"],
+        "judge_b": data["judge_b"],
+        "k": data["k"],
+        "name": f"{collection.name}: next labels for {data['judge_a']} vs {data['judge_b']}"[:200],
+    }
+    return LabelCampaignForm(None, judges=judge_names(collection), initial=initial)
+
+
+class LabelCampaignView(ResearcherRequiredMixin, View):
+    """POST: create a campaign of the topics/items to label next; then its page."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        collection = get_object_or_404(Collection, pk=pk)
+        form = LabelCampaignForm(request.POST, judges=judge_names(collection))
+        page: dict[str, object] = {"collection": collection, "form": form}
+        if not form.is_valid():
+            return render(request, CAMPAIGN_TEMPLATE, page, status=400)
+        try:
+            campaign = create_label_campaign(
+                collection,
+                form.plan(),
+                name=form.cleaned_data["name"],
+                overlap=form.cleaned_data["overlap"],
+                user=request.user,
+            )
+        except (EvaluationInputError, SelectionError) as error:
+            page["error"] = str(error)
+            return render(request, CAMPAIGN_TEMPLATE, page, status=400)
+        return redirect("campaign-detail", pk=campaign.pk)
 
 
 urlpatterns = [
     path("collections/<int:pk>/judge-report/", JudgeReportView.as_view(), name="judge-report"),
+    path(
+        "collections/<int:pk>/judge-report/campaign/",
+        LabelCampaignView.as_view(),
+        name="judge-report-campaign",
+    ),
 ]

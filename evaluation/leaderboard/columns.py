@@ -136,11 +136,15 @@ class RunColumn:
 
 
 _GROUPS: dict[str, ColumnGroup] = {}
+# Counts registry changes: a cached table names the registry it was computed with.
+_generation = 0
 
 
 def register_group(group: ColumnGroup) -> ColumnGroup:
     """Add (or replace, by key) a column group."""
+    global _generation
     _GROUPS[group.key] = group
+    _generation += 1
     return group
 
 
@@ -151,7 +155,14 @@ def register_column(column: RunColumn) -> RunColumn:
 
 
 def unregister_column(key: str) -> None:
+    global _generation
     _GROUPS.pop(key, None)
+    _generation += 1
+
+
+def registry_token() -> tuple[int, tuple[str, ...]]:
+    """What identifies the registered groups, for a cache key: every change and the keys."""
+    return _generation, tuple(g.key for g in groups())
 
 
 def groups() -> list[ColumnGroup]:

@@ -6,7 +6,7 @@ heatmap figure). The leaderboard names no method: its columns and panels come fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crux_app.models import Collection, Run
@@ -45,6 +45,14 @@ class Leaderboard:
     warnings: list[JudgeWarning] = field(default_factory=list)
     depths: Depths = field(default_factory=lambda: Depths({}, 0))
     k: int | str = 10
+
+    def sorted_by(self, sort: str, descending: bool, names: list[str]) -> Leaderboard:
+        """The same board sorted by another key, exactly as ``build_leaderboard`` sorts
+        (``names``: the runs in the order it read them, which undefined values keep)."""
+        position = {name: i for i, name in enumerate(names)}
+        records = sorted(self.rows, key=lambda r: position[r["run"]])
+        rows = sorted_records(records, sort, descending)
+        return replace(self, rows=rows, sort=sort, descending=descending)
 
     def table(self) -> list[tuple[dict[str, Any], list[Any]]]:
         """(record, values in ``columns`` order) per row."""

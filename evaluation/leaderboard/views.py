@@ -4,39 +4,23 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.cache import patch_vary_headers
 from django.views import View
 
 from crux_app.inputs import (
     EvaluationInputError,
+    JudgeInfo,
     collection_judges,
     qrels_sources,
 )
-from crux_app.models import Collection, Topic
+from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
-from evaluation.leaderboard.depths import collection_depths
+from evaluation.leaderboard.board_cache import leaderboard, page_inputs, topic_links
 from evaluation.leaderboard.forms import FORM_DEFAULTS, LeaderboardForm
-from evaluation.leaderboard.table import (
-    Leaderboard,
-    build_leaderboard,
-    run_names,
-    sort_keys,
-    tau_heatmap,
-)
+from evaluation.leaderboard.table import Leaderboard, sort_keys, tau_heatmap
 
-
-def topic_links(collection_pk: int, topics: list[tuple[int, str]]) -> list[dict[str, object]]:
-    """Each topic's page (which links every method's page of the topic)."""
-    return [
-        {"pk": pk, "name": name, "url": reverse("topic-detail", args=[collection_pk, pk])}
-        for pk, name in topics
-    ]
-
-
-def topic_names(collection: Collection) -> list[tuple[int, str]]:
-    topics = Topic.objects.filter(collection=collection).order_by("external_id")
-    return list(topics.values_list("pk", "external_id"))
+__all__ = ["topic_links", "urlpatterns"]  # topic_links: the CRUX disagreements page's too
 
 
 def table_headers(
@@ -82,17 +66,25 @@ def depth_links(request: HttpRequest, board: Leaderboard) -> list[dict[str, obje
 def _form(
     cls, request: HttpRequest, collection: Collection, defaults: dict[str, str] | None = None
 ):
+    return _bound_form(
+        cls, request, collection_judges(collection), qrels_sources(collection), defaults
+    )
+
+
+def _bound_form(
+    cls,
+    request: HttpRequest,
+    judges: list[JudgeInfo],
+    sources: list[tuple[str, int]],
+    defaults: dict[str, str] | None = None,
+):
     # Always bound, defaults filled in: a bare URL is a valid request and the selectors show
     # the values in use.
     data = request.GET.copy()
     for name, value in {**FORM_DEFAULTS, **(defaults or {})}.items():
         if not data.get(name):
             data[name] = value
-    return cls(
-        data,
-        judges=collection_judges(collection),
-        sources=qrels_sources(collection),
-    )
+    return cls(data, judges=judges, sources=sources)
 
 
 def _is_partial(request: HttpRequest) -> bool:
@@ -106,9 +98,17 @@ class LeaderboardView(ResearcherRequiredMixin, View):
     """
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        # The collection first: its data version keys everything read from the cache below.
         collection = get_object_or_404(Collection, pk=pk)
-        depths = collection_depths(collection, run_names(collection))
-        form = _form(LeaderboardForm, request, collection, {"k": str(depths.default_k())})
+        inputs = page_inputs(collection)
+        depths = inputs.depths
+        form = _bound_form(
+            LeaderboardForm,
+            request,
+            inputs.judges,
+            inputs.sources,
+            {"k": str(depths.default_k())},
+        )
         context: dict[str, object] = {"collection": collection, "form": form, "depths": depths}
         status = 200
         if not form.is_valid():
@@ -117,7 +117,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
             sort, descending = form.sort_key()
             params = form.params()
             try:
-                board = build_leaderboard(collection, params, sort, descending, depths)
+                board = leaderboard(collection, params, sort, descending, depths)
             except EvaluationInputError as error:
                 context["error"] = str(error)
             else:
@@ -131,7 +131,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
                     "cells": board.cell_rows(),
                     "heatmap": tau_heatmap(board),
                     "depth_links": depth_links(request, board),
-                    "topics": topic_links(collection.pk, topic_names(collection)),
+                    "topics": inputs.topics,
                 }
         template = (
             "evaluation/leaderboard/_table.html"

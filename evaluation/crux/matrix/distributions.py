@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from crux_app.models import Judgment
-from evaluation.crux.matrix.matrix import PASSAGE_RATING, TopicMatrix
+from evaluation.crux.matrix.matrix import TopicMatrix
+from evaluation.crux.matrix.stored import HAS_DISTRIBUTION, JUDGE, PASSAGE_RATING
 from evaluation.crux.method.rating_distribution import (
     RATINGS,
     expected_rating,
@@ -40,10 +41,17 @@ def rating_distribution(judgment: Judgment) -> RatingDistribution | None:
     return RatingDistribution(tuple(float(x) for x in p), expected, entropy)
 
 
-def expected_ratings(matrix: TopicMatrix) -> np.ndarray | None:
+def expected_ratings(matrix: TopicMatrix, ratings: np.ndarray | None = None) -> np.ndarray | None:
     """(Q, P) expected rating of each cell whose shown judgment carries a distribution, NaN
-    elsewhere; None when no judgment of the shown judge on the topic carries one."""
+    elsewhere; None when no judgment of the shown judge on the topic carries one
+    (``ratings``: the topic's ``rating_rows``: when none of the judge's rows stores a
+    distribution, as for every greedy judge and person, no query is needed)."""
     if matrix.judge is None:
+        return None
+    if (
+        ratings is not None
+        and not (ratings[ratings[:, JUDGE] == matrix.judge.id, HAS_DISTRIBUTION]).any()
+    ):
         return None
     rows = list(
         Judgment.objects.filter(

@@ -13,13 +13,14 @@ from enum import IntEnum
 
 import numpy as np
 
-from crux_app.models import Judge, Passage, Run, Topic
+from crux_app.models import Judge, Run, Topic
 from evaluation.crux.matrix.stored import (
-    PASSAGE_RATING,
     UNPARSABLE,
     StoredTopic,
+    external_ids,
     judgment_array,
     preferred_grades,
+    rating_rows,
     run_order,
     subquestion_rows,
 )
@@ -88,11 +89,20 @@ class MatrixOptions:
         return next((r for r in self.runs if r.id == run_id), None)
 
 
-def matrix_options(topic: Topic) -> MatrixOptions:
-    """Judges that rated the topic's passages, and runs that rank passages for it."""
+def matrix_options(topic: Topic, ratings: np.ndarray | None = None) -> MatrixOptions:
+    """Judges that rated the topic's passages, and runs that rank passages for it
+    (``ratings``: the topic's ``rating_rows``, when already read for the matrix)."""
+    if ratings is None:
+        ratings = rating_rows(topic)
+    # Each judge's count of the topic's passage-rating judgments: counted from the rows the
+    # matrix reads anyway, instead of a join and GROUP BY over the judgments table.
+    ids, counts = np.unique(ratings[:, 0], return_counts=True)
+    n_judgments = dict(zip(ids.tolist(), counts.tolist(), strict=True))
     judges = [
-        JudgeChoice(j.pk, j.name, j.kind, j.n_judgments)
-        for j in Judge.objects.for_topic(topic.pk, PASSAGE_RATING)
+        JudgeChoice(pk, name, kind, n_judgments[pk])
+        for pk, name, kind in Judge.objects.filter(pk__in=list(n_judgments))
+        .order_by("name", "pk")
+        .values_list("pk", "name", "kind")
     ]
     runs = [
         RunChoice(pk, name)
@@ -190,7 +200,8 @@ def build_matrix(
     stored: StoredTopic | None = None,
 ) -> TopicMatrix:
     """The matrix of ``judge``'s ratings on the topic, columns led by ``run``'s top-k
-    (``stored``: the topic's rows loaded once by ``load_stored`` for several runs)."""
+    (``stored``: the topic's rows, loaded once by ``load_stored`` for several runs or cached
+    by ``topic_cache``)."""
     if stored is None:
         subquestions = subquestion_rows(topic)
         ranked = run_order(topic, run.id if run is not None else None)
@@ -266,11 +277,7 @@ def _columns(
     shown.update(others)
     required = [pid for pid, (g, _) in grades.items() if g == REQUIRED_GRADE and pid not in shown]
     if external is None:
-        external = dict(
-            Passage.objects.filter(pk__in=[*topk, *others, *required]).values_list(
-                "pk", "external_id"
-            )
-        )
+        external = external_ids([*topk, *others, *required])
 
     def grade_key(pid: int) -> int:
         return -grades[pid][0] if pid in grades else 0

@@ -4,9 +4,13 @@ and the cells the ``n`` key visits."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from evaluation.crux.matrix.figure import (
     GRADE_LABELS,
@@ -58,3 +62,19 @@ def matrix_payload(
         "ratings": codes.tolist() if codes is not None else [],
         "attention": attention(matrix),
     }
+
+
+# What ``django.utils.html.json_script`` escapes, so the JSON cannot close its <script> element.
+_SCRIPT_ESCAPES = (("<", "\\u003C"), (">", "\\u003E"), ("&", "\\u0026"))
+
+
+def payload_script(payload: dict[str, Any], element_id: str) -> SafeString:
+    """Exactly what ``payload|json_script:element_id`` writes, faster: json_script escapes
+    with ``str.translate``, whose per-character Python mapping costs about 15 ms on a
+    200 kB payload (a 15 x 300 matrix); ``str.replace`` is one C pass per character."""
+    text = json.dumps(payload, cls=DjangoJSONEncoder)
+    for char, escaped in _SCRIPT_ESCAPES:
+        text = text.replace(char, escaped)
+    return format_html(
+        '<script id="{}" type="application/json">{}</script>', element_id, mark_safe(text)
+    )

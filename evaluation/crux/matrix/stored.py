@@ -1,20 +1,29 @@
 """The stored rows a topic's coverage matrix reads: its sub-questions, the preferred qrel grade
 of each passage, every judge's passage ratings as one array, and runs' passage orders. Loaded
-per matrix, or once (``load_stored``) for the matrices of several runs."""
+per matrix, or once (``load_stored``) for the matrices of several runs.
+
+The ratings are the bulk of it (judges x sub-questions x passages rows): they come as one packed
+binary value (``crux_app.query_arrays``), never as model instances or per-row tuples."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from django.db.models import Value
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Case, IntegerField, Value, When
 
 from crux_app.models import Judgment, Passage, PassageQrel, RunEntry, SubQuestion, Topic
+from crux_app.query_arrays import NULL, int_columns
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
-UNPARSABLE = -1  # an unparsable rating's code (the ratings are 0..5)
+# An unparsable rating's code (the ratings are 0..5): a NULL rating, as ``int_columns`` reads it.
+UNPARSABLE = NULL
+# The columns of ``rating_rows``; the first four are ``judgment_array``'s.
+RATING_FIELDS = ("judge_id", "subquestion_id", "passage_id", "rating", "has_distribution")
+JUDGE, SUBQUESTION, PASSAGE, RATING, HAS_DISTRIBUTION = range(len(RATING_FIELDS))
 
 
 @dataclass(frozen=True)
@@ -43,7 +52,7 @@ def load_stored(topic: Topic, run_ids: list[int]) -> StoredTopic:
         orders[run_id].append(passage_id)
     ids = {pid for order in orders.values() for pid in order} | set(grades)
     ids |= set(judged[:, 2].tolist())
-    external = dict(Passage.objects.filter(pk__in=ids).values_list("pk", "external_id"))
+    external = external_ids(ids)
     return StoredTopic(subquestion_rows(topic), grades, judged, orders, external)
 
 
@@ -82,14 +91,45 @@ def preferred_grades(topic: Topic) -> dict[int, tuple[int, str]]:
     return grades
 
 
-def judgment_array(topic: Topic) -> np.ndarray:
-    """(N, 4) int64 rows of (judge, sub-question, passage, rating) for the topic's passage
-    ratings; an unparsable rating reads UNPARSABLE."""
-    rows = (
-        Judgment.objects.filter(topic=topic, task=PASSAGE_RATING, passage__isnull=False)
-        .order_by()
-        .annotate(r=Coalesce("rating", Value(UNPARSABLE)))
-        .values_list("judge_id", "subquestion_id", "passage_id", "r")
+def rating_rows(topic: Topic) -> np.ndarray:
+    """(N, 5) int64 rows of RATING_FIELDS for every passage-rating judgment of the topic, in one
+    query: an unparsable rating reads UNPARSABLE, a missing passage NULL (the judge selector
+    counts such rows, the matrix drops them), has_distribution 1 where the judgment stores a
+    rating distribution (so a page learns without a query that a judge has none)."""
+    judgments = Judgment.objects.filter(topic=topic, task=PASSAGE_RATING).annotate(
+        has_distribution=Case(
+            When(distribution__isnull=False, then=Value(1)),
+            default=Value(0),
+            output_field=IntegerField(),
+        )
     )
-    array = np.array(list(rows), dtype=np.int64)
-    return array.reshape(-1, 4)
+    if connection.vendor != "postgresql":  # the SQLite demo: int_columns is PostgreSQL's
+        rows = judgments.order_by().values_list(*RATING_FIELDS)
+        array = np.array([[NULL if v is None else v for v in row] for row in rows], np.int64)
+        return array.reshape(-1, len(RATING_FIELDS))
+    return int_columns(judgments, RATING_FIELDS)
+
+
+def judgment_array(topic: Topic, rows: np.ndarray | None = None) -> np.ndarray:
+    """(N, 4) int64 rows of (judge, sub-question, passage, rating) for the topic's passage
+    ratings (``rows``: the topic's ``rating_rows``, when already read); an unparsable rating
+    reads UNPARSABLE."""
+    rows = rating_rows(topic) if rows is None else rows
+    return rows[rows[:, PASSAGE] != NULL][:, :HAS_DISTRIBUTION]
+
+
+def external_ids(passage_ids: Iterable[int]) -> dict[int, str]:
+    """passage id -> external id."""
+    ids = list(passage_ids)
+    if connection.vendor != "postgresql":
+        # Unordered: the model's default ordering would join the collection for nothing.
+        return dict(Passage.objects.filter(pk__in=ids).order_by().values_list("pk", "external_id"))
+    # One array parameter: an IN list of a few hundred ids costs Django and psycopg about
+    # 3 ms to build and quote, three times what the query itself takes.
+    pk = Passage._meta.pk.column
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {pk}, external_id FROM {Passage._meta.db_table} WHERE {pk} = ANY(%s)",
+            [ids],
+        )
+        return dict(cursor.fetchall())

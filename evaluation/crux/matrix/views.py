@@ -20,8 +20,9 @@ from evaluation.crux.matrix.forms import (
     MatrixSelectionForm,
     RubricRatingForm,
 )
-from evaluation.crux.matrix.matrix import build_matrix, matrix_options
-from evaluation.crux.matrix.payload import matrix_payload
+from evaluation.crux.matrix.matrix import build_matrix
+from evaluation.crux.matrix.payload import matrix_payload, payload_script
+from evaluation.crux.matrix.topic_cache import run_rows, stored_topic, topic_rows
 
 # The page listens for this event (sent in HX-Trigger) and reloads the matrix.
 MATRIX_CHANGED = "matrix-changed"
@@ -48,8 +49,9 @@ def _initial(cell: CellDetail) -> dict[str, object]:
 
 class TopicMatrixView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
-        options = matrix_options(topic)
+        topic = _topic(collection_pk, pk)  # with its collection's data version, read first
+        rows = topic_rows(topic)
+        options = rows.options
         form = MatrixSelectionForm(request.GET, options=options)
         if form.refused():
             # Plain text: the message may quote the refused value.
@@ -57,12 +59,14 @@ class TopicMatrixView(ResearcherRequiredMixin, View):
                 form.errors.as_text(), status=400, content_type="text/plain; charset=utf-8"
             )
         selection = form.selection()
+        stored = stored_topic(topic, rows, selection.run, run_rows(topic, selection.run))
         matrix = build_matrix(
-            topic, options, selection.judge, selection.run, selection.tau, selection.k
+            topic, options, selection.judge, selection.run, selection.tau, selection.k, stored
         )
         cell_url = reverse("crux-topic-cell", args=[topic.collection_id, topic.pk])
-        expected = expected_ratings(matrix)
+        expected = expected_ratings(matrix, rows.ratings)
         shown = expected if selection.colour == EXPECTED else None
+        payload = matrix_payload(matrix, cell_url, shown)
         context = {
             "topic": topic,
             "form": form,
@@ -71,7 +75,8 @@ class TopicMatrixView(ResearcherRequiredMixin, View):
             "has_distributions": expected is not None,
             "by_expected": shown is not None,
             "warnings": matrix_warnings(matrix),
-            "payload": matrix_payload(matrix, cell_url, shown),
+            "payload": payload,
+            "payload_script": payload_script(payload, "matrix-data"),
         }
         # Selector changes and refreshes swap only the matrix area.
         partial = request.htmx and not request.htmx.boosted

@@ -165,6 +165,28 @@ def _greedy_ideal_gains(rel: np.ndarray, k: int, alpha: float) -> np.ndarray:
     return gains
 
 
+def _check(tau: float, k: int, alpha: float) -> float:
+    tau = check_tau(tau)
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    if not 0 <= alpha < 1:
+        raise ValueError(f"alpha must lie in [0, 1), got {alpha}")
+    return tau
+
+
+def ideal_dcg(
+    batch: RatingsBatch,
+    answerable: AnswerableSet,
+    k: int,
+    tau: float = DEFAULT_TAU,
+    alpha: float = DEFAULT_ALPHA,
+) -> np.ndarray:
+    """(T,) ideal alpha-DCG@k: the same for every run of the batch, so several runs can share
+    it (``alpha_ndcg(..., ideal=...)``)."""
+    tau = _check(tau, k, alpha)
+    return ideal_gains(_relevance(batch, answerable, tau), k, alpha) @ discounts(k)
+
+
 def alpha_ndcg(
     batch: RatingsBatch,
     contexts: np.ndarray,
@@ -172,13 +194,11 @@ def alpha_ndcg(
     k: int,
     tau: float = DEFAULT_TAU,
     alpha: float = DEFAULT_ALPHA,
+    ideal: np.ndarray | None = None,
 ) -> AlphaNDCGBatch:
-    """alpha-nDCG@k of each topic's ranked context ((T, K) row indices, ``OUTSIDE`` = 0)."""
-    tau = check_tau(tau)
-    if k < 1:
-        raise ValueError(f"k must be >= 1, got {k}")
-    if not 0 <= alpha < 1:
-        raise ValueError(f"alpha must lie in [0, 1), got {alpha}")
+    """alpha-nDCG@k of each topic's ranked context ((T, K) row indices, ``OUTSIDE`` = 0);
+    ``ideal``: ``ideal_dcg`` of the same batch, answerable sets, k, tau and alpha."""
+    tau = _check(tau, k, alpha)
     contexts = np.asarray(contexts, dtype=np.int64)
     top = np.full((batch.n_topics, k), OUTSIDE, dtype=np.int64)
     width = min(k, contexts.shape[1]) if contexts.ndim == 2 else 0
@@ -189,7 +209,8 @@ def alpha_ndcg(
     missing = (np.isnan(run) & answerable.mask[:, None, :]).sum(axis=(1, 2))
     disc = discounts(k)
     dcg = run_gains(run_rel, alpha) @ disc
-    ideal = ideal_gains(_relevance(batch, answerable, tau), k, alpha) @ disc
+    if ideal is None:
+        ideal = ideal_dcg(batch, answerable, k, tau, alpha)
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(answerable.size > 0, dcg / np.where(ideal > 0, ideal, 1.0), np.nan)
     return AlphaNDCGBatch(value=value, dcg=dcg, ideal_dcg=ideal, missing=missing)

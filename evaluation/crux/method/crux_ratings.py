@@ -137,10 +137,14 @@ def context_ratings(batch: RatingsBatch, contexts: np.ndarray) -> np.ndarray:
         raise ValueError(
             f"context of topic {topic} lists passage row {int(ordered[topic, pos])} twice"
         )
-    # A zero row appended after the last passage stands in for every OUTSIDE entry.
-    extended = np.concatenate([batch.ratings, np.zeros((t, 1, q))], axis=1)
-    index = np.where(contexts == OUTSIDE, p, contexts)
-    return np.take_along_axis(extended, index[:, :, None], axis=1)
+    outside = contexts == OUTSIDE
+    if p == 0:  # no rows at all: every entry is OUTSIDE
+        return np.zeros((t, contexts.shape[1], q))
+    # Gather row 0 for OUTSIDE entries and zero them after: appending a zero row to the
+    # ratings instead would copy the whole (T, P, Q) array on every call.
+    gathered = np.take_along_axis(batch.ratings, np.where(outside, 0, contexts)[:, :, None], 1)
+    gathered[outside] = 0.0
+    return gathered
 
 
 def top_k(contexts: np.ndarray, k: int | np.ndarray) -> np.ndarray:

@@ -10,10 +10,12 @@ nDCG uses the qrels grades as gains; MAP, Recall and R-Prec count a passage rele
 grade is >= ``min_relevance``.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import ir_measures
+import numpy as np
 from ir_measures import AP, R, Rprec, nDCG
 
 NO_RELEVANT = "no relevant passage in the qrels"
@@ -84,3 +86,70 @@ def ranking_metrics(
     else:
         _scored_run(run)  # still reject malformed runs
     return RankingScores(per_topic=per_topic, reasons=reasons)
+
+
+@dataclass(frozen=True)
+class RankingArrays:
+    """Per-topic (T,) nDCG@k, AP, R@k and R-Prec; NaN where the topic has no relevant passage
+    (or no cutoff: k < 1)."""
+
+    ndcg: np.ndarray
+    ap: np.ndarray
+    recall: np.ndarray
+    rprec: np.ndarray
+
+
+def _log2_ranks(n: int) -> np.ndarray:
+    # math.log2, as trec_eval's C log2: the gains then round exactly as pytrec_eval's do.
+    return np.array([math.log2(i + 2) for i in range(n)], dtype=np.float64)
+
+
+def _sum_in_rank_order(terms: np.ndarray) -> np.ndarray:
+    """Row sums added left to right, as trec_eval adds them (np.sum pairs them up, which can
+    round differently in the last bit)."""
+    if terms.shape[1] == 0:
+        return np.zeros(terms.shape[0])
+    return np.cumsum(terms, axis=1)[:, -1]
+
+
+def ranking_arrays(
+    ranked: np.ndarray, qrels: np.ndarray, k: np.ndarray, min_relevance: int = 1
+) -> RankingArrays:
+    """The ``ranking_metrics`` values of many topics at once, equal to pytrec_eval's bit for
+    bit: ``ranked`` (T, L) holds the qrels grade of each ranked passage in rank order (0 for
+    an unjudged passage and for padding after the end of a ranking), ``qrels`` (T, G) each
+    topic's qrels grades (padded with 0), ``k`` (T,) the cutoff per topic. Gains are the
+    positive grades; a grade >= ``min_relevance`` is relevant."""
+    if min_relevance < 1:
+        raise ValueError(f"min_relevance must be >= 1, got {min_relevance}")
+    ranked = np.asarray(ranked, np.int64)
+    qrels = np.asarray(qrels, np.int64)
+    k = np.asarray(k, np.int64)
+    n_topics, depth = ranked.shape
+    relevant = ranked >= min_relevance
+    n_relevant = (qrels >= min_relevance).sum(axis=1)
+    defined = (n_relevant > 0) & (k >= 1)
+    position = np.arange(depth)[None, :]
+    within = position < k[:, None]
+
+    log2 = _log2_ranks(max(depth, qrels.shape[1]))
+    gains = np.where((ranked > 0) & within, ranked / log2[:depth], 0.0)
+    ideal_grades = -np.sort(-np.where(qrels > 0, qrels, 0), axis=1)
+    ideal_within = np.arange(qrels.shape[1])[None, :] < k[:, None]
+    ideal_gains = np.where(ideal_within, ideal_grades / log2[: qrels.shape[1]], 0.0)
+    dcg, ideal = _sum_in_rank_order(gains), _sum_in_rank_order(ideal_gains)
+
+    found = np.cumsum(relevant, axis=1)
+    precision = np.where(relevant, found / (position + 1.0), 0.0)
+    denominator = np.where(defined, n_relevant, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return RankingArrays(
+            ndcg=np.where(defined, dcg / np.where(ideal > 0, ideal, 1.0), np.nan),
+            ap=np.where(defined, _sum_in_rank_order(precision) / denominator, np.nan),
+            recall=np.where(defined, (relevant & within).sum(axis=1) / denominator, np.nan),
+            rprec=np.where(
+                defined,
+                (relevant & (position < n_relevant[:, None])).sum(axis=1) / denominator,
+                np.nan,
+            ),
+        )

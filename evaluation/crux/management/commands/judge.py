@@ -1,12 +1,16 @@
 """manage.py judge --collection NAME [--run R --k K] [--topic T] [--reports]
-[--distribution | --embedding]
+[--distribution | --embedding] [--rubric crux|umbrela] [--temperature T --seed S]
+[--sample-size N [--sample-seed S]]
 
 The CLI twin of the judging job: the same scope rules (every run's top-k and the qrels, one
 run's top-k, or the generated reports; optionally one topic), only the items the judge has not
 rated, a progress bar, and a summary of what was stored with any unparsable outputs. The LLM
 judge is the workers' JUDGE_MODEL unless ``--model`` names another; ``--distribution`` reads
 its rating distribution at the answer position instead of generating (a judge of its own);
-``--embedding`` uses the embedding baseline judge instead (no LLM).
+``--embedding`` uses the embedding baseline judge instead (no LLM). ``--rubric umbrela`` grades
+(query, passage) pairs 0-3 into the judge's qrels; ``--temperature`` > 0 with ``--seed`` runs a
+sampled repeat of the judge (a judge of its own), and ``--sample-size`` rates a seeded random
+sample of the scope's items (the same sample for every repeat).
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from crux_app.dataio.qrels_judge import qrels_source
 from crux_app.inputs import EvaluationInputError, resolve_collection
-from crux_app.models import Job, Judge, Judgment, Run, Topic
+from crux_app.models import Job, Judgment, PassageQrel, Run, Topic
 from evaluation.crux.job import (
     DEFAULT_BATCH_SIZE,
     DEFAULT_K,
@@ -25,10 +30,11 @@ from evaluation.crux.job import (
     KIND,
     LLM,
     JudgeJobParams,
+    job_judge,
     run_judge_job,
 )
-from evaluation.crux.judge_scope import COLLECTION, OUTPUTS, RUN, ScopeSpec, plan_items
-from evaluation.crux.method.judge_prompts import DEFAULT_PROMPT_VERSION
+from evaluation.crux.judge_scope import COLLECTION, OUTPUTS, RUN, plan_items
+from evaluation.crux.method.judge_prompts import CRUX, RUBRICS, UMBRELA
 
 UNPARSABLE_SHOWN = 10
 
@@ -47,8 +53,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--embedding", action="store_true", help="the embedding baseline")
         parser.add_argument("--model", help="LLM judge model id (default: JUDGE_MODEL)")
-        parser.add_argument("--prompt-version", default=DEFAULT_PROMPT_VERSION)
+        parser.add_argument("--rubric", choices=list(RUBRICS), default=CRUX)
+        parser.add_argument("--prompt-version", help="default: the rubric's latest")
         parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+        parser.add_argument(
+            "--temperature", type=float, default=0.0, help="> 0: a sampled repeat of the judge"
+        )
+        parser.add_argument("--seed", type=int, help="the repeat's sampling seed (default 0)")
+        parser.add_argument("--sample-size", type=int, help="a seeded random sample of the items")
+        parser.add_argument("--sample-seed", type=int, default=0, help="the sample's seed")
 
     def handle(self, *args, **options) -> None:
         if options["reports"] and options["run"]:
@@ -57,6 +70,8 @@ class Command(BaseCommand):
             raise CommandError("--embedding uses the workers' EMBED_MODEL: leave out --model")
         if options["embedding"] and options["distribution"]:
             raise CommandError("--distribution is a mode of the LLM judge: leave out --embedding")
+        if options["seed"] is not None and not options["temperature"]:
+            raise CommandError("--seed is for sampling: give a --temperature above 0")
         try:
             collection = resolve_collection(options["collection"])
         except EvaluationInputError as error:
@@ -74,16 +89,24 @@ class Command(BaseCommand):
                     "prompt_version": options["prompt_version"],
                     "batch_size": options["batch_size"],
                     "method": _method(options),
+                    "rubric": options["rubric"],
+                    "temperature": options["temperature"],
+                    "seed": options["seed"],
+                    "sample_size": options["sample_size"],
+                    "sample_seed": options["sample_seed"],
                 }
             )
         except ValueError as error:
+            raise CommandError(str(error)) from None
+        model_for = _model_for(options["embedding"])
+        try:
+            total = self._missing(collection, params, topic, model_for)
+        except ValueError as error:  # a judge identity the job would refuse (too long a name)
             raise CommandError(str(error)) from None
         kind = EMBEDDING_KIND if options["embedding"] else KIND
         job = Job.objects.create(
             kind=kind, params=params.as_params(run), collection=collection, topic=topic
         )
-        model_for = _model_for(options["embedding"])
-        total = self._missing(collection, params, topic, model_for)
         bar = tqdm(total=total, desc="judging", unit="item", file=self.stderr, disable=None)
         job = run_judge_job(job, model_for, progress=bar.update)
         bar.close()
@@ -110,19 +133,8 @@ class Command(BaseCommand):
         """How many items the job will rate (for the progress bar; no model is loaded)."""
         model_id = model_for(params.model).model_id
         # The job creates this identity too; made here so the plan can count what it judged.
-        judge, _ = Judge.objects.get_or_create(
-            kind=Judge.Kind.LLM,
-            model_id=model_id,
-            prompt_version=params.prompt_version,
-            defaults={"name": Judge.llm_name(model_id, params.prompt_version)},
-        )
-        spec = ScopeSpec(
-            collection=collection,
-            scope=params.scope,
-            k=params.k,
-            run_id=params.run_id,
-            topic_id=topic.pk if topic else None,
-        )
+        judge = job_judge(model_id, params.prompt_version, params.rubric == UMBRELA)
+        spec = params.scope_spec(collection, topic.pk if topic else None)
         return len(plan_items(spec, judge).missing)
 
     def _summary(self, job: Job) -> None:
@@ -131,6 +143,15 @@ class Command(BaseCommand):
             errors = "; ".join(e.get("message", "") for e in job.errors[-3:])
             raise CommandError(f"judging job #{job.pk} {job.state}: {job.message} {errors}".strip())
         self.stdout.write(f"judge {judge_name}: {job.message}")
+        if job.params.get("rubric") == UMBRELA:
+            stored = PassageQrel.objects.filter(
+                source=qrels_source(judge_name), topic__collection=job.collection
+            ).count()
+            self.stdout.write(
+                f"  qrels source {qrels_source(judge_name)}: {stored} qrels in the collection "
+                "(unparsable answers store none)"
+            )
+            return
         unparsable = Judgment.objects.filter(
             judge__name=judge_name, topic__collection=job.collection, rating__isnull=True
         ).select_related("subquestion")
