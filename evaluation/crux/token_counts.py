@@ -56,6 +56,12 @@ def token_counter(name: str) -> TokenCounter:
 
 def _store(counts: dict[int, int], name: str) -> None:
     """One UPDATE for all new counts (bulk_update would send a CASE per row)."""
+    if connection.vendor != "postgresql":  # the SQLite demo: no unnest
+        rows = [
+            Passage(pk=pk, token_count=n, token_count_tokenizer=name) for pk, n in counts.items()
+        ]
+        Passage.objects.bulk_update(rows, ["token_count", "token_count_tokenizer"], batch_size=500)
+        return
     table = connection.ops.quote_name(Passage._meta.db_table)
     ids, values = list(counts), list(counts.values())
     with transaction.atomic(), connection.cursor() as cursor:
