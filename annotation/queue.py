@@ -1,4 +1,5 @@
-"""The work queue: which item an annotator gets next, reservations, skips and drafts.
+"""The work queue: which item an annotator gets next, reservations and skips (an unfinished
+answer is kept by ``annotation.drafts``).
 
 Rules:
 
@@ -380,23 +381,4 @@ def skip(assignment: Assignment, now: datetime | None = None) -> bool:
         if locked.state != Assignment.State.RESERVED:
             return False
         _release(locked, Assignment.State.SKIPPED, now)
-    return True
-
-
-def save_draft(assignment: Assignment, draft: dict[str, Any], now: datetime | None = None) -> bool:
-    """Keep the unfinished answer, and extend a held reservation; False once submitted."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        locked = (
-            Assignment.objects.select_for_update().select_related("campaign").get(pk=assignment.pk)
-        )
-        if locked.state == Assignment.State.SUBMITTED:
-            return False
-        locked.draft = draft
-        fields = ["draft"]
-        # A reservation not yet released still counts in the item's load: extending it is safe.
-        if locked.state == Assignment.State.RESERVED:
-            locked.reserved_until = now + timedelta(seconds=locked.campaign.reservation_seconds)
-            fields.append("reserved_until")
-        locked.save(update_fields=fields)
     return True

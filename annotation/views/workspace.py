@@ -22,6 +22,7 @@ from django.views import View
 
 from annotation import queue
 from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
+from annotation.drafts import save_draft
 from annotation.models import AnnotatorProfile, Assignment, Campaign, CampaignItem
 from annotation.submission import submit
 from annotation.task_types import ANSWER_KEYS, task_label
@@ -371,5 +372,5 @@ class DraftView(LoginRequiredMixin, View):
             if k not in DRAFT_FIELDS_SKIPPED
         }
         # 204 either way: a draft that arrives after its item was submitted is simply dropped.
-        queue.save_draft(assignment, draft)
+        save_draft(assignment, draft)
         return HttpResponse(status=204)

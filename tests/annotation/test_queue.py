@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from annotation import queue
 from annotation.campaign_setup import SelectionOptions
+from annotation.drafts import save_draft
 from annotation.models import Assignment, Campaign, CampaignItem
 from annotation.submission import submit
 
@@ -111,7 +112,7 @@ def test_expired_item_comes_back_to_its_annotator_with_the_draft():
     campaign = make_campaign(overlap=1, reservation_seconds=60, annotators=[anna])
     campaign.items.exclude(pk=campaign.items.order_by("id").first().pk).delete()
     held = queue.next_item(campaign, anna).assignment
-    queue.save_draft(held, {"rating": "4"})
+    save_draft(held, {"rating": "4"})
     later = timezone.now() + timedelta(seconds=120)
     back = queue.next_item(campaign, anna, now=later).assignment
     assert back.pk == held.pk and back.draft == {"rating": "4"}
@@ -123,7 +124,7 @@ def test_saving_a_draft_extends_the_reservation():
     campaign = make_campaign(overlap=1, reservation_seconds=60, annotators=[anna])
     held = queue.next_item(campaign, anna).assignment
     soon = timezone.now() + timedelta(seconds=50)
-    assert queue.save_draft(held, {"rating": "2"}, now=soon)
+    assert save_draft(held, {"rating": "2"}, now=soon)
     held.refresh_from_db()
     assert held.reserved_until == soon + timedelta(seconds=60)
 
