@@ -25,7 +25,7 @@ from .campaign_setup import (
     unique_slug,
 )
 from .models import Campaign
-from .selection import SelectionError, _rating_specs
+from .selection import SelectionError, rating_specs
 from .task_types import PASSAGE_RATING
 
 ItemKey = tuple[int, int, int]  # (topic id, sub-question id, passage id)
@@ -96,7 +96,7 @@ def create_campaign_from_items(
         }
         campaign.save()
         campaign.invited.set(invited)
-        add_items(campaign, _rating_specs(keys))
+        add_items(campaign, rating_specs(keys))
         if attention_count:
             add_attention_checks(campaign, attention_count, seed)
     return campaign

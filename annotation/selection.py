@@ -100,7 +100,7 @@ def select_items(
         output_ids=output_ids,
     )
     if task_type == PASSAGE_RATING:
-        return _rating_specs(keys)
+        return rating_specs(keys)
     if task_type == REPORT_COVERAGE:
         return _coverage_specs(keys)
     if task_type == ANSWER_EQUIVALENCE:
@@ -219,7 +219,8 @@ def _crux_pairs(
     return keys
 
 
-def _rating_specs(keys: Sequence[tuple[int, int, int]]) -> list[ItemSpec]:
+def rating_specs(keys: Sequence[tuple[int, int, int]]) -> list[ItemSpec]:
+    """The passage-rating item of each (topic, sub-question, passage) key, in key order."""
     topics = {t.pk: t for t in Topic.objects.filter(pk__in={k[0] for k in keys})}
     subquestions = {s.pk: s for s in SubQuestion.objects.filter(pk__in={k[1] for k in keys})}
     passages = {p.pk: p for p in Passage.objects.filter(pk__in={k[2] for k in keys})}

@@ -95,3 +95,27 @@ class SubtopicQrelAdmin(DataVersionAdmin):
 class JobAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "state", "done", "total", "collection", "created_at"]
     list_filter = ["kind", "state"]
+
+
+# Ensemble judges (built by ``manage.py ensemble_judge``); builds are read-only.
+class JudgeEnsembleMemberInline(admin.TabularInline):
+    model = models.JudgeEnsembleMember
+    extra = 0
+    raw_id_fields = ["judge"]
+
+
+@admin.register(models.JudgeEnsemble)
+class JudgeEnsembleAdmin(admin.ModelAdmin):
+    list_display = ["judge", "combiner", "min_members"]
+    inlines = [JudgeEnsembleMemberInline]
+    raw_id_fields = ["judge"]
+
+
+@admin.register(models.EnsembleBuild)
+class EnsembleBuildAdmin(admin.ModelAdmin):
+    list_display = ["ensemble", "collection", "built_at"]
+    list_filter = ["collection"]
+    readonly_fields = ["ensemble", "collection", "built_at", "member_fingerprints", "counts"]
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -12,8 +12,12 @@ from django.urls import reverse
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 # The agreement and judge reports are self-contained downloads (plotly and their figures
-# inline), opened from disk, never served as a page.
-STANDALONE = {"evaluation/agreement/export.html", "evaluation/judge_report/export.html"}
+# inline, from the shell both extend), opened from disk, never served as a page.
+STANDALONE = {
+    "_partials/report_export.html",
+    "evaluation/agreement/export.html",
+    "evaluation/judge_report/export.html",
+}
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 EVENT_HANDLER = re.compile(r"<[a-z][^>]*\son[a-z]+\s*=", re.IGNORECASE)
 

@@ -1,10 +1,9 @@
 """manage.py agreement --collection NAME [--campaign C] [--judge J ...] [--tau 3]
 [--resamples 200] [--seed 0] --format json|csv|html --out PATH."""
 
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.command_output import write_report
 from crux_app.inputs import EvaluationInputError, resolve_collection
 from evaluation.agreement.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap
 from evaluation.agreement.html_report import render_html
@@ -53,16 +52,7 @@ class Command(BaseCommand):
             )
         except (EvaluationInputError, ValueError) as error:
             raise CommandError(str(error)) from None
-        text = RENDERERS[options["format"]](report)
-        if options["out"]:
-            path = Path(options["out"])
-            try:
-                path.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise CommandError(f"cannot write {path}: {error.strerror}") from None
-            self.stderr.write(f"wrote {path} ({len(text):,} characters)")
-        else:
-            self.stdout.write(text.rstrip("\n"))
+        write_report(self, RENDERERS[options["format"]](report), options["out"])
         if report.campaign.note:
             self.stderr.write(f"note: {report.campaign.note}")
         for warning in report.warnings:

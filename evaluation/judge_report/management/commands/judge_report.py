@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.command_output import write_report
 from crux_app.inputs import EvaluationInputError, resolve_collection
 from evaluation.judge_report.export import to_json
 from evaluation.judge_report.html_report import render_html
@@ -58,16 +57,7 @@ class Command(BaseCommand):
             report = build_report(collection, params)
         except (EvaluationInputError, ValueError) as error:
             raise CommandError(str(error)) from None
-        text = RENDERERS[options["format"]](report)
-        if options["out"]:
-            path = Path(options["out"])
-            try:
-                path.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise CommandError(f"cannot write {path}: {error.strerror}") from None
-            self.stderr.write(f"wrote {path} ({len(text):,} characters)")
-        else:
-            self.stdout.write(text.rstrip("\n"))
+        write_report(self, RENDERERS[options["format"]](report), options["out"])
         for note in report.notes:
             self.stderr.write(f"note: {note}")
         if report.sampling and report.sampling.problems:
