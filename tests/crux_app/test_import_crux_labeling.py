@@ -1,4 +1,4 @@
-"""import_crux_labeling on the real platform sample, a ten-topic release, and spoiled inputs."""
+"""import_crux_labeling on the platform-layout test data, a ten-topic release, and spoiled inputs."""
 
 import json
 
@@ -54,7 +54,7 @@ def test_sample_import_builds_topics_outputs_runs_and_labels(crux_sample_dir):
     assert result.counts["distinct outputs from per-system files"] == 2
     assert any("dr_rankfirst.jsonl:duc04-testb-3" in w for w in result.warnings)
     oracle = GeneratedOutput.objects.get(external_id="duc04-testb-3")
-    assert oracle.topic.reference_report.startswith("Malaysian Prime Minister")
+    assert oracle.topic.reference_report.startswith("Insurance premiums for cargo")
     assert list(oracle.context.values_list("passage__external_id", flat=True)) == [
         "duc04-testb-3:3#10",
         "duc04-testb-3:9#27",
@@ -83,7 +83,7 @@ def test_sample_labels_become_human_judgments(crux_sample_dir):
         subquestion__position=11,
     )
     assert rating.rating == 5
-    assert rating.rationale.startswith("Anwar was deemed morally unfit")
+    assert rating.rationale.startswith("The inquiry recommended that divers")
     # -1 (not asked) is not stored: two ratings per passage line in annotator1's sample.
     assert Judgment.objects.filter(judge=annotator, task="passage_rating").count() == 18
     # annotator2 rated a placeholder position; it is kept for a lossless export.
@@ -310,8 +310,8 @@ def test_qlabels_nugget_keys_must_match_questions(tmp_path, crux_sample_dir):
     _fails(
         folder,
         f"{folder}/labels/annotator1_qlabels.jsonl:1: question_based_nugget key 0 is "
-        '"How did Mahathir Mohamad\'s reversal of his economic policy i", expected '
-        "'What was the event that marked the beginning of the end of M' "
+        "'How did the 2029 decision to defer the gate overhaul affect ', expected "
+        "'What event began the public doubts about the Lindqvist barri' "
         "(the keys must be the topic's sub-questions in order)",
     )
 
