@@ -7,15 +7,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from crux_app.roles import ANNOTATOR, RESEARCHER, add_role, has_role
 
 from .models import AnnotatorProfile, Campaign
+from .prolific_admission import admit_new_participant
 
 # Prolific's participant, study and session ids are 24 hexadecimal characters.
 PROLIFIC_ID = re.compile(r"[0-9a-f]{24}")
@@ -99,8 +101,9 @@ def invite_annotator(
     """Invite an account to the campaign, creating it (with ``password``) if it is new.
 
     Returns (user, created). An existing account keeps its password; it gains the annotator
-    role only if it has no researcher role (researchers may annotate too). A new account's name
-    must pass Django's username rules (ValidationError otherwise).
+    role only if it has no researcher role (researchers may annotate too, and a researcher
+    made an annotator would land on the annotator pages). A new account's name must pass
+    Django's username rules (ValidationError otherwise).
     """
     user_model = get_user_model()
     with transaction.atomic():
@@ -112,46 +115,55 @@ def invite_annotator(
             check_username(username)
             user = user_model.objects.create_user(username=username, password=password)
             add_role(user, ANNOTATOR)
-        elif not has_role(user, ANNOTATOR) and not user.is_superuser:
+        elif not has_role(user, ANNOTATOR) and not _is_researcher_account(user):
             add_role(user, ANNOTATOR)
         ensure_profile(user)
         campaign.invited.add(user)
     return user, created
 
 
-def prolific_arrival(campaign: Campaign, params: ProlificParams) -> AbstractBaseUser:
+def prolific_arrival(
+    campaign: Campaign, params: ProlificParams, current: AbstractBaseUser | AnonymousUser
+) -> AbstractBaseUser:
     """The annotator of a Prolific participant in one study: created on first arrival,
-    resumed after.
+    resumed after in the same browser session.
 
-    The account is bound to the participant, study and session ids of its first arrival: a later
-    link resumes it only with the same three; the same participant and study with another
-    session is refused (ArrivalRefused), and another study gets its own account. The account
-    has no usable password (the link is the only way in), is in the annotator group, and is
-    invited to the campaign it arrived at. Its name is ``prolific-<pid>``, or
-    ``prolific-<pid>-<n>`` when that name is taken (by another study's account of the
-    participant, or by any other account: that one is never logged in).
+    The account is bound to the participant, study and session ids of its first arrival; the
+    same participant and study with another session is refused (ArrivalRefused). The link is
+    a one-time entry: once it has logged in, it resumes the account only in the browser
+    session already logged in as it (``current``); from any other browser it is refused, so a
+    copied link cannot take the participant's place. A new participant is taken only within
+    the campaign's places and the per-minute cap (``prolific_admission``; AdmissionError). The
+    account has no usable password, is in the annotator group, and is invited to the campaign
+    it arrived at. Its name is ``prolific-<pid>``, or ``prolific-<pid>-<n>`` when that name is
+    taken (by another study's account of the participant, or by any other account: that one
+    is never logged in).
     """
     try:
-        return _arrive(campaign, params)
+        return _arrive(campaign, params, current)
     except IntegrityError:
-        # Two tabs opened the same link at once: the other one created the account.
-        return _arrive(campaign, params)
+        # Two requests of the same link at once: the other one created the account and logged
+        # in; this one is a second entry, refused (a reload in the first browser continues).
+        return _arrive(campaign, params, current)
 
 
-def find_participant(params: ProlificParams) -> AbstractBaseUser | None:
+def find_participant(
+    params: ProlificParams, current: AbstractBaseUser | AnonymousUser
+) -> AbstractBaseUser | None:
     """The account a link would log in as, None if the link would create one; ArrivalRefused
-    if the link must not log in."""
+    if the link must not log in (from the browser session of ``current``)."""
     profile = _participant_profile(params)
     if profile is None:
         return None
-    _check_binding(profile, params)
+    _check_binding(profile, params, current)
     return profile.user
 
 
-def _participant_profile(params: ProlificParams) -> AnnotatorProfile | None:
+def _participant_profile(params: ProlificParams, lock: bool = False) -> AnnotatorProfile | None:
     # Accounts made before the study binding hold the bare participant id, with their study.
+    profiles = AnnotatorProfile.objects.select_for_update() if lock else AnnotatorProfile.objects
     return (
-        AnnotatorProfile.objects.select_related("user")
+        profiles.select_related("user")
         .filter(source=AnnotatorProfile.Source.PROLIFIC)
         .filter(
             Q(prolific_pid=params.key)
@@ -161,14 +173,28 @@ def _participant_profile(params: ProlificParams) -> AnnotatorProfile | None:
     )
 
 
-def _check_binding(profile: AnnotatorProfile, params: ProlificParams) -> None:
+def _is_researcher_account(user: AbstractBaseUser) -> bool:
+    return user.is_staff or user.is_superuser or has_role(user, RESEARCHER)
+
+
+def _check_binding(
+    profile: AnnotatorProfile, params: ProlificParams, current: AbstractBaseUser | AnonymousUser
+) -> None:
     user = profile.user
-    if user.is_staff or user.is_superuser or has_role(user, RESEARCHER):
+    if _is_researcher_account(user):
         raise ArrivalRefused("this Prolific link belongs to a staff account; it cannot log in")
     if profile.prolific_session_id != params.session_id:
         raise ArrivalRefused(
             "this Prolific participant already took part in this study in another session; "
             "open the study from Prolific again, or contact the researcher"
+        )
+    # A participant has no password: the browser session the link first logged in is the only
+    # place the account stays open (a second browser, or a logged-out one, is refused).
+    if profile.prolific_entered_at is not None and current.pk != user.pk:
+        raise ArrivalRefused(
+            "this Prolific link was already used to start the study in another browser (or "
+            "that browser logged out); continue in the browser where you started, or contact "
+            "the researcher through Prolific"
         )
 
 
@@ -185,11 +211,15 @@ def _free_username(pid: str) -> str:
     return username
 
 
-def _arrive(campaign: Campaign, params: ProlificParams) -> AbstractBaseUser:
+def _arrive(
+    campaign: Campaign, params: ProlificParams, current: AbstractBaseUser | AnonymousUser
+) -> AbstractBaseUser:
     user_model = get_user_model()
     with transaction.atomic():
-        profile = _participant_profile(params)
+        profile = _participant_profile(params, lock=True)
         if profile is None:
+            # Locked, so concurrent arrivals are counted against the caps one at a time.
+            admit_new_participant(Campaign.objects.select_for_update().get(pk=campaign.pk))
             user = user_model(username=_free_username(params.pid))
             user.set_unusable_password()
             user.save()
@@ -200,8 +230,12 @@ def _arrive(campaign: Campaign, params: ProlificParams) -> AbstractBaseUser:
                 prolific_pid=params.key,
                 prolific_study_id=params.study_id,
                 prolific_session_id=params.session_id,
+                prolific_entered_at=timezone.now(),
             )
         else:
-            _check_binding(profile, params)
+            _check_binding(profile, params, current)
+            if profile.prolific_entered_at is None:  # an account from before one-time entry
+                profile.prolific_entered_at = timezone.now()
+                profile.save(update_fields=["prolific_entered_at"])
         campaign.invited.add(profile.user)
         return profile.user

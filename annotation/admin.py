@@ -28,6 +28,13 @@ class AssignmentAdmin(admin.ModelAdmin):
 
 @admin.register(AnnotatorProfile)
 class AnnotatorProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "source", "prolific_pid", "prolific_study_id", "created_at"]
+    list_display = [
+        "user",
+        "source",
+        "prolific_pid",
+        "prolific_study_id",
+        "prolific_entered_at",
+        "created_at",
+    ]
     list_filter = ["source"]
     search_fields = ["user__username", "prolific_pid"]

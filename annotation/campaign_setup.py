@@ -229,9 +229,37 @@ def mark_gold_from_judge(
 def apply_gold_csv(campaign: Campaign, text: str, filename: str = "gold.csv") -> int:
     """Set gold answers from a CSV with columns ``item`` (item id) and ``answer``.
 
-    An empty answer removes the item's gold mark. All lines apply, or none.
+    An empty answer removes the item's gold mark. All lines apply, or none; a line the csv
+    module cannot read (a field over its 131,072-character limit) names its line.
     """
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        updates = _gold_updates(campaign, reader, filename)
+    except csv.Error as error:
+        # DictReader.line_num counts rows read whole; its reader's counts the failing line too.
+        raise GoldUploadError(
+            f"{filename}, line {reader.reader.line_num}: {_csv_problem(error)}"
+        ) from error
+    with transaction.atomic():
+        for pk, gold in updates.items():
+            CampaignItem.objects.filter(pk=pk).update(is_gold=gold is not None, gold_answer=gold)
+    return len(updates)
+
+
+def _csv_problem(error: csv.Error) -> str:
+    if "field limit" in str(error):
+        # The limit stays the csv module's (process-wide); gold answers are a few characters.
+        return (
+            f"a field is longer than {csv.field_size_limit():,} characters; a gold CSV holds "
+            "item ids and short answers"
+        )
+    return f"not readable as CSV ({error})"
+
+
+def _gold_updates(
+    campaign: Campaign, reader: csv.DictReader, filename: str
+) -> dict[int, dict | None]:
+    """Each listed item's parsed gold answer (None: remove its gold mark)."""
     missing = {"item", "answer"} - set(reader.fieldnames or [])
     if missing:
         raise GoldUploadError(f"{filename}: missing column(s) {', '.join(sorted(missing))}")
@@ -252,7 +280,4 @@ def apply_gold_csv(campaign: Campaign, text: str, filename: str = "gold.csv") ->
             )
         except AnswerError as error:
             raise GoldUploadError(f"{where}, column answer: {error.message}") from error
-    with transaction.atomic():
-        for pk, gold in updates.items():
-            CampaignItem.objects.filter(pk=pk).update(is_gold=gold is not None, gold_answer=gold)
-    return len(updates)
+    return updates

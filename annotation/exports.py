@@ -17,6 +17,7 @@ from crux_app.models import GeneratedOutput, Passage, SubQuestion, Topic
 from .answers import agreement_score
 from .models import Assignment, Campaign
 from .progress import annotator_rows
+from .quality import speeding_floor_ms
 from .task_types import PASSAGE_RATING, REPORT_COVERAGE
 
 CSV_FORMAT = "csv"
@@ -112,6 +113,7 @@ def labels_frame(campaign: Campaign) -> pd.DataFrame:
 
 def annotators_frame(campaign: Campaign) -> pd.DataFrame:
     """The campaign page's per-annotator table."""
+    floor = speeding_floor_ms(campaign.task_type)
     rows = [
         {
             "annotator": r.username,
@@ -122,6 +124,8 @@ def annotators_frame(campaign: Campaign) -> pd.DataFrame:
             "skipped": r.skipped,
             "expired": r.expired,
             "median_time_ms": r.median_ms,
+            "speeding_floor_ms": floor,
+            "speeding": r.speeding,
             "gold_n": r.quality.gold_n,
             "gold_accuracy": r.quality.gold_accuracy,
             "attention_n": r.quality.attention_n,

@@ -8,10 +8,16 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
 
+from crux_app.list_paging import ListPageForm
 from crux_app.models import Collection, Judge
 from crux_app.roles import ANNOTATOR
 
-from .accounts import PROLIFIC_USERNAME_PREFIX, username_field_max_length, username_validators
+from .accounts import (
+    PROLIFIC_ID,
+    PROLIFIC_USERNAME_PREFIX,
+    username_field_max_length,
+    username_validators,
+)
 from .campaign_setup import (
     MAX_ATTENTION_CHECKS,
     MAX_CONTROL_INTERVAL,
@@ -26,6 +32,7 @@ from .campaign_setup import (
 )
 from .models import Campaign
 from .preview import CampaignPreview, preview_campaign
+from .progress import ITEM_FILTERS
 from .selection import MODES, SAMPLE
 from .task_types import TASK_LABELS
 
@@ -38,10 +45,12 @@ FIELD_GROUPS = [
     ("Quality control", ["gold_judge", "gold_count", "attention_count", "control_interval",
                          "gold_min_accuracy", "gold_tolerance", "attention_min_pass_rate",
                          "qc_min_answers", "qc_action"]),
-    ("Prolific", ["prolific_enabled", "prolific_completion_code", "prolific_redirect_url"]),
+    ("Prolific", ["prolific_enabled", "prolific_completion_code", "prolific_redirect_url",
+                  "prolific_study_id", "prolific_places"]),
 ]  # fmt: skip
 
 
+MAX_PROLIFIC_PLACES = 100_000
 # (min, max) of every count of the campaign form: a typo such as 20000 attention checks is a
 # form error, not 20,000 items.
 FIELD_BOUNDS = {
@@ -56,6 +65,7 @@ FIELD_BOUNDS = {
     "control_interval": (1, MAX_CONTROL_INTERVAL),
     "gold_tolerance": (0, 5),
     "qc_min_answers": (1, MAX_QC_MIN_ANSWERS),
+    "prolific_places": (1, MAX_PROLIFIC_PLACES),
 }
 
 
@@ -129,6 +139,8 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             "prolific_enabled",
             "prolific_completion_code",
             "prolific_redirect_url",
+            "prolific_study_id",
+            "prolific_places",
         ]
         widgets = {"guidelines_md": forms.Textarea(attrs={"rows": 6})}
 
@@ -158,6 +170,9 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             return Campaign.AssignmentPolicy.OVERLAP_FIRST
         return Campaign.AssignmentPolicy.COVERAGE_FIRST
 
+    def clean_prolific_study_id(self) -> str:
+        return clean_study_id(self.cleaned_data.get("prolific_study_id") or "")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("selection_mode") == SAMPLE and not data.get("sample_size"):
@@ -169,6 +184,32 @@ class CampaignForm(SelectionFields, forms.ModelForm):
                 "prolific_completion_code", "A Prolific campaign needs its completion code."
             )
         return data
+
+
+def clean_study_id(value: str) -> str:
+    """A Prolific study id (24 hexadecimal characters, stored lower-case), or empty."""
+    value = value.strip().lower()
+    if value and not PROLIFIC_ID.fullmatch(value):
+        raise forms.ValidationError(
+            "a Prolific study id is 24 hexadecimal characters (the STUDY_ID Prolific sends)"
+        )
+    return value
+
+
+class ProlificStudyForm(forms.ModelForm):
+    """The campaign page's Prolific settings: the study the campaign takes arrivals from, and
+    its places."""
+
+    class Meta:
+        model = Campaign
+        fields = ["prolific_study_id", "prolific_places"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _bound(self.fields["prolific_places"], 1, MAX_PROLIFIC_PLACES)
+
+    def clean_prolific_study_id(self) -> str:
+        return clean_study_id(self.cleaned_data.get("prolific_study_id") or "")
 
 
 class CampaignPreviewForm(SelectionFields):
@@ -242,3 +283,13 @@ class AnnotatorExportForm(forms.Form):
     annotator = forms.CharField(
         max_length=username_field_max_length(), validators=username_validators()
     )
+
+
+class CampaignItemsForm(ListPageForm):
+    """The campaign page's item list: which items (``items``), the page, its size and a search
+    of the items' topic, passage or output ids."""
+
+    items = forms.ChoiceField(required=False, choices=[(f, f) for f in ITEM_FILTERS])
+
+    def which(self) -> str:
+        return self.cleaned_data.get("items") or ITEM_FILTERS[0]

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from .models import Assignment, Campaign, CampaignItem
 from .preview import overlap_warning
-from .quality import QualityStatus, campaign_quality
+from .quality import QualityStatus, campaign_quality, is_speeding, speeding_floor_ms
 
 ITEM_FILTERS = ("all", "incomplete", "complete", "controls")
 ITEMS_PER_PAGE = 50
@@ -36,6 +36,7 @@ class AnnotatorRow:
     median_ms: float | None = None
     quality: QualityStatus = field(default_factory=QualityStatus)
     blocked: bool = False
+    speeding: bool = False  # median time per item under the task type's floor
 
 
 @dataclass
@@ -53,6 +54,7 @@ class CampaignProgress:
     annotators: list[AnnotatorRow]
     flagged: int
     overlap_warning: str = ""
+    speeding_floor_ms: int | None = None
 
 
 def annotator_rows(campaign: Campaign, now: datetime | None = None) -> list[AnnotatorRow]:
@@ -89,6 +91,7 @@ def annotator_rows(campaign: Campaign, now: datetime | None = None) -> list[Anno
     block = campaign.qc_action == Campaign.QCAction.BLOCK
     for pk, row in rows.items():
         row.median_ms = _median(times.get(pk, []))
+        row.speeding = is_speeding(campaign, row.median_ms, len(times.get(pk, [])))
         row.quality = quality.get(pk, QualityStatus())
         row.blocked = block and row.quality.flagged
     return sorted(rows.values(), key=lambda r: r.username)
@@ -103,6 +106,7 @@ def campaign_progress(campaign: Campaign) -> CampaignProgress:
         median_ms=_median(list(times.values_list("time_spent_ms", flat=True))),
         annotators=annotators,
         flagged=sum(1 for a in annotators if a.quality.flagged),
+        speeding_floor_ms=speeding_floor_ms(campaign.task_type),
         # Invited or already working: the people who can give an item its labels.
         overlap_warning=overlap_warning(
             campaign.overlap, len(annotators), campaign.prolific_enabled
@@ -110,16 +114,29 @@ def campaign_progress(campaign: Campaign) -> CampaignProgress:
     )
 
 
-def item_page(campaign: Campaign, which: str = "all", number: int | str = 1) -> Page:
-    """A page of items with their labels, reservations and median time (``ItemRow`` objects)."""
+def item_page(
+    campaign: Campaign,
+    which: str = "all",
+    number: int | str = 1,
+    query: str = "",
+    size: int = ITEMS_PER_PAGE,
+) -> Page:
+    """A page of items with their labels, reservations and median time (``ItemRow`` objects);
+    ``query`` keeps the items whose topic, passage or output id contains it."""
     items = campaign.items.all()
+    if query:
+        items = items.filter(
+            Q(topic__external_id__icontains=query)
+            | Q(passage__external_id__icontains=query)
+            | Q(output__external_id__icontains=query)
+        )
     if which == "incomplete":
         items = items.regular().filter(annotations_done__lt=campaign.overlap)
     elif which == "complete":
         items = items.regular().filter(annotations_done__gte=campaign.overlap)
     elif which == "controls":
         items = items.controls()
-    page = Paginator(items.order_by("id"), ITEMS_PER_PAGE).get_page(number)
+    page = Paginator(items.order_by("id"), size).get_page(number)
     ids = [item.pk for item in page.object_list]
     times: dict[int, list[int]] = defaultdict(list)
     names: dict[int, list[str]] = defaultdict(list)

@@ -1,8 +1,11 @@
-"""Quality control per annotator: gold-item accuracy and attention-check results.
+"""Quality control per annotator: gold-item accuracy, attention-check results and speeding.
 
 A threshold applies once the annotator has answered at least ``qc_min_answers`` items of that
 kind; below it, the figure is shown but nothing is flagged. The campaign's action decides what
-a flag does: "warn" marks the annotator on the progress page, "block" also stops the queue.
+a gold or attention flag does: "warn" marks the annotator on the progress page, "block" also
+stops the queue. Speeding (a median time per item under the task type's floor, the setting
+``ANNOTATION_SPEEDING_FLOOR_SECONDS``) is a warning only: a fast reader is not blocked on
+timing alone, the researcher decides.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from .answers import agreement_score
@@ -93,3 +97,18 @@ def campaign_quality(
 
 def annotator_quality(campaign: Campaign, user: AbstractBaseUser) -> QualityStatus:
     return campaign_quality(campaign, user).get(user.pk, QualityStatus())
+
+
+def speeding_floor_ms(task_type: str) -> int | None:
+    """The median time per item (ms) under which an annotator of ``task_type`` is speeding."""
+    seconds = settings.ANNOTATION_SPEEDING_FLOOR_SECONDS.get(task_type)
+    return None if seconds is None else round(seconds * 1000)
+
+
+def is_speeding(campaign: Campaign, median_ms: float | None, n_timed: int) -> bool:
+    """Whether a median time per item over ``n_timed`` timed answers is under the floor
+    (applied, like the other thresholds, after ``qc_min_answers`` answers)."""
+    floor = speeding_floor_ms(campaign.task_type)
+    if floor is None or median_ms is None:
+        return False
+    return n_timed >= max(1, campaign.qc_min_answers) and median_ms < floor

@@ -6,7 +6,7 @@ Annotators: ``/annotate/...`` (campaigns by slug, items by assignment id). Resea
 
 from django.urls import path
 
-from annotation.views import campaigns, prolific, workspace
+from annotation.views import campaign_prolific, campaigns, prolific, workspace
 
 urlpatterns = [
     path("annotate/", workspace.AnnotatorHomeView.as_view(), name="annotation-home"),
@@ -56,6 +56,11 @@ urlpatterns = [
         "campaigns/<int:pk>/invite/",
         campaigns.CampaignInviteView.as_view(),
         name="campaign-invite",
+    ),
+    path(
+        "campaigns/<int:pk>/prolific/",
+        campaign_prolific.CampaignProlificView.as_view(),
+        name="campaign-prolific",
     ),
     path("campaigns/<int:pk>/gold/", campaigns.CampaignGoldView.as_view(), name="campaign-gold"),
     path(

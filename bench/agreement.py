@@ -244,6 +244,45 @@ def main() -> None:
         f"full report: {total:.2f} s = {total / read:.1f}x the raw read "
         f"(target < {TARGET_S:g} s): {verdict}"
     )
+    page_figures(collection, args.resamples, args.repeats)
+
+
+def page_figures(collection, resamples: int, repeats: int) -> None:
+    """The agreement page, whole request through the test client: cold (its report computed at
+    a new data version: the baseline) against warm (the report cached), and a later page of
+    disagreements (cached report, other rows)."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import caches
+    from django.test import Client
+    from django.urls import reverse
+
+    from crux_app import data_version
+    from crux_app.roles import RESEARCHER, add_role
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-researcher")
+    add_role(user, RESEARCHER)
+    client = Client(HTTP_HOST="localhost")  # an allowed host under the production settings
+    client.force_login(user)
+    url = reverse("agreement", args=[collection.pk]) + f"?resamples={resamples}"
+
+    def get(target: str) -> float:
+        started = time.perf_counter()
+        response = client.get(target)
+        if response.status_code != 200:
+            raise SystemExit(f"GET {target}: status {response.status_code}")
+        return time.perf_counter() - started
+
+    cold, warm, paged = [], [], []
+    for _ in range(repeats):
+        data_version.bump(collection.pk)
+        cold.append(get(url))
+        warm.append(get(url))
+        paged.append(get(url + "&d-page=3&d-gap=2"))
+    backend = type(caches["default"]).__name__
+    print(f"agreement page, whole request (cache: {backend}), median of {repeats}:")
+    print(f"{'  cold: report computed (baseline)':<44} {statistics.median(cold):6.3f} s")
+    print(f"{'  warm: report cached':<44} {statistics.median(warm):6.3f} s")
+    print(f"{'  warm, disagreements page 3, |gap| >= 2':<44} {statistics.median(paged):6.3f} s")
 
 
 if __name__ == "__main__":

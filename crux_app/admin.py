@@ -91,6 +91,13 @@ class SubtopicQrelAdmin(DataVersionAdmin):
     raw_id_fields = ["topic", "subquestion", "passage"]
 
 
+@admin.register(models.WorkerHeartbeat)
+class WorkerHeartbeatAdmin(admin.ModelAdmin):
+    """The workers' own reports (crux_app.jobs.heartbeat): read here, written by the workers."""
+
+    list_display = ["hostname", "queues", "concurrency", "seen_at"]
+
+
 @admin.register(models.Job)
 class JobAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "state", "done", "total", "collection", "created_at"]

@@ -1,4 +1,12 @@
+from collections.abc import Mapping
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def _describe_import(params: Mapping[str, Any]) -> str:
+    """ "crux_labeling: demo.zip" (the format and the input's name)."""
+    return f"{params['format']}: {params.get('label') or params['source']}"
 
 
 class CruxAppConfig(AppConfig):
@@ -9,6 +17,7 @@ class CruxAppConfig(AppConfig):
         from crux_app.data_version import connect_signals
         from crux_app.dataio.import_job import KIND, TASK_NAME
         from crux_app.jobs.catalog import JobKind, collection_page, register_kind
+        from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
 
         register_kind(
             JobKind(
@@ -21,6 +30,9 @@ class CruxAppConfig(AppConfig):
                 ),
                 results_url=collection_page("collection-detail"),
                 results_label="Collection page",
+                feeds=(LEADERBOARD, AGREEMENT),
+                unit="files",
+                describe=_describe_import,
             )
         )
         connect_signals()

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from crux_app.data_version import cached
-from crux_app.models import Collection, Judge, Judgment, PassageQrel, Run
+from crux_app.judge_choice import default_judge
+from crux_app.judge_kinds import kind_label
+from crux_app.models import Collection, Judgment, PassageQrel, Run
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
 
@@ -36,6 +38,14 @@ class JudgeInfo:
     name: str
     kind: str
     n_judgments: int  # passage ratings in the collection
+    n_topics: int = 1  # topics it rated passages of
+    prompt_version: str = ""
+    kind_text: str = ""  # the kind as pages list it (crux_app.judge_kinds)
+
+    @property
+    def kind_name(self) -> str:
+        """The kind as pages list it ("embedding baseline", "LLM", "human", ...)."""
+        return self.kind_text or kind_label(self.kind, self.prompt_version)
 
 
 def collection_judges(collection: Collection) -> list[JudgeInfo]:
@@ -48,21 +58,26 @@ def _count_judges(collection: Collection) -> list[JudgeInfo]:
     rows = (
         Judgment.objects.filter(topic__collection=collection, task=PASSAGE_RATING)
         .order_by()
-        .values_list("judge_id", "judge__name", "judge__kind")
-        .annotate(n=Count("pk"))
+        .values_list("judge_id", "judge__name", "judge__kind", "judge__prompt_version")
+        .annotate(n=Count("pk"), topics=Count("topic_id", distinct=True))
     )
-    judges = [JudgeInfo(pk, name, kind, n) for pk, name, kind, n in rows]
+    judges = [
+        JudgeInfo(pk, name, kind, n, topics, version, kind_label(kind, version))
+        for pk, name, kind, version, n, topics in rows
+    ]
     return sorted(judges, key=lambda j: (-j.n_judgments, j.name))
 
 
-def resolve_judge(collection: Collection, name: str | None = None) -> JudgeInfo | None:
-    """The named judge, or by default the LLM judge with the most passage ratings (any judge
-    when no LLM rated passages of the collection; None when nobody did: every rating is then
-    unjudged, and only the ranking metrics are defined)."""
+def resolve_judge(
+    collection: Collection, name: str | None = None, remembered: int | None = None
+) -> JudgeInfo | None:
+    """The named judge, or by default ``judge_choice.default_judge``'s: the user's remembered
+    choice (a judge id), else a person who labelled the collection, else the most complete
+    machine judge (None when nobody rated passages: every rating is then unjudged, and only the
+    ranking metrics are defined)."""
     judges = collection_judges(collection)
     if name is None:
-        pool = [j for j in judges if j.kind == Judge.Kind.LLM] or judges
-        return pool[0] if pool else None
+        return default_judge(judges, remembered)
     found = next((j for j in judges if j.name == name), None)
     if found is None:
         raise EvaluationInputError(

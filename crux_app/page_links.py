@@ -71,7 +71,10 @@ def links_for(
         on_topic = place == "topic" and not link.collection_url
         args = [collection_pk, topic.pk] if on_topic else [collection_pk]
         fields = {
-            name: value.format(topic=getattr(topic, "pk", ""))
+            # {topic}: the topic's pk; {topic_id}: its id in the collection (external_id).
+            name: value.format(
+                topic=getattr(topic, "pk", ""), topic_id=getattr(topic, "external_id", "")
+            )
             for name, value in link.post_fields.items()
         }
         resolved.append(

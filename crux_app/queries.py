@@ -8,10 +8,17 @@ grow to hundreds of passages and thousands of judgments.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from django.db.models import Prefetch
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import QueryDict
 
+from crux_app.data_version import code_version
+from crux_app.list_paging import ListPage, ListPageForm, list_form, list_page
 from crux_app.models import (
     Collection,
     GeneratedOutput,
@@ -28,26 +35,130 @@ from crux_app.models import (
 )
 
 RECENT_JOBS = 10
+T = TypeVar("T")
+
+
+JUDGES = "judges"  # the paging form prefix of the collection page's judge list (topics: none)
 
 
 @dataclass(frozen=True)
 class CollectionPage:
-    collection: Collection  # annotated by Collection.objects.with_counts()
-    topics: list[Topic]  # annotated by Topic.objects.with_counts()
+    collection: Collection  # with the counts of Collection.objects.with_counts()
+    topics: list[Topic]  # the shown page's topics, annotated by Topic.objects.with_counts()
     runs: list[Run]  # annotated with n_entries, n_topics
-    judges: list[Judge]  # annotated with n_judgments in this collection
+    judges: list[Judge]  # the shown page's judges, annotated with n_judgments here
     recent_jobs: list[Job]
+    topic_list: ListPage
+    judge_list: ListPage
 
 
-def collection_page(collection: Collection) -> CollectionPage:
-    """Topics, runs, judges and recent jobs of one collection, with their counts."""
+COLLECTION_COUNTS = (
+    "n_topics",
+    "n_subquestions",
+    "n_passages",
+    "n_runs",
+    "n_outputs",
+    "n_judges",
+    "n_judgments",
+)
+
+
+def collection_page(
+    collection: Collection,
+    topic_form: ListPageForm | None = None,
+    judge_form: ListPageForm | None = None,
+) -> CollectionPage:
+    """One page of the collection's topics and judges (valid paging forms; none: the first
+    page), its runs and recent jobs, with their counts. Counting reads every row of the
+    collection: the counts, runs and judges are cached under the data version of
+    ``collection`` as it was read, so read it before calling."""
+    collection = counted(collection)
+    topic_form = topic_form or _valid(None)
+    judge_form = judge_form or _valid(JUDGES)
+    topic_list = _topic_list(collection, topic_form)
+    judge_list = list_page(judge_form, collection_judge_rows(collection), search=_search_judges)
+    runs = _derived(
+        collection,
+        "run-rows",
+        lambda: list(Run.objects.filter(collection=collection).with_entry_counts()),
+    )
     return CollectionPage(
         collection=collection,
-        topics=list(Topic.objects.filter(collection=collection).with_counts()),
-        runs=list(Run.objects.filter(collection=collection).with_entry_counts()),
-        judges=list(Judge.objects.for_collection(collection.pk)),
+        topics=_with_counts(topic_list.rows),
+        runs=runs,
+        judges=judge_list.rows,
         recent_jobs=list(Job.objects.for_collection(collection)[:RECENT_JOBS]),
+        topic_list=topic_list,
+        judge_list=judge_list,
     )
+
+
+def _derived(collection: Collection, part: str, compute: Callable[[], T]) -> T:
+    """``compute()`` cached under the collection's data version as read (and the code's)."""
+    key = f"derived:{collection.pk}:{collection.data_version.hex}:{code_version()}:{part}"
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
+    return found
+
+
+def counted(collection: Collection) -> Collection:
+    """The collection with the counts ``Collection.objects.with_counts()`` annotates, cached
+    under its data version (reading them scans every judgment of the collection)."""
+    if all(hasattr(collection, name) for name in COLLECTION_COUNTS):
+        return collection
+
+    def count() -> dict[str, int]:
+        rows = Collection.objects.filter(pk=collection.pk).with_counts()
+        return rows.values(*COLLECTION_COUNTS).get()
+
+    for name, value in _derived(collection, "counts", count).items():
+        setattr(collection, name, value)
+    return collection
+
+
+def _valid(prefix: str | None) -> ListPageForm:
+    form = list_form(QueryDict(), prefix)
+    form.is_valid()
+    return form
+
+
+def search_topics(topics: QuerySet, text: str) -> QuerySet:
+    """Topics whose id or request contains ``text`` (any case)."""
+    return topics.filter(Q(external_id__icontains=text) | Q(request__icontains=text))
+
+
+def _topic_list(collection: Collection, form: ListPageForm) -> ListPage:
+    """A page of the collection's topic ids, by topic id: sliced from the index without a
+    search; with one, the matching ids read in one scan and paged in memory."""
+    topics = Topic.objects.filter(collection=collection).order_by("external_id")
+    text = form.search_text()
+    if text:
+        return list_page(form, list(search_topics(topics, text).values_list("pk", flat=True)))
+    return list_page(form, topics.values_list("pk", flat=True), count=collection.n_topics)
+
+
+def _with_counts(topic_ids: list[int]) -> list[Topic]:
+    """The page's topics with their counts, in the page's order: counting per topic only for
+    the rows shown (the counts' subqueries would otherwise run for every topic)."""
+    counted = Topic.objects.filter(pk__in=topic_ids).with_counts().in_bulk()
+    return [counted[pk] for pk in topic_ids]
+
+
+def collection_judge_rows(collection: Collection) -> list[Judge]:
+    """The collection's judges by name with n_judgments there (counting reads every judgment
+    of the collection: cached under its data version as read)."""
+    return _derived(
+        collection, "judge-rows", lambda: list(Judge.objects.for_collection(collection.pk))
+    )
+
+
+def _search_judges(judges: list[Judge], text: str) -> list[Judge]:
+    needle = text.casefold()
+    return [
+        j for j in judges if needle in j.name.casefold() or needle in (j.model_id or "").casefold()
+    ]
 
 
 @dataclass(frozen=True)
@@ -73,6 +184,7 @@ class JudgeColumn:
     kind: str
     n: int = 0
     n_rated: int = 0
+    prompt_version: str = ""
 
     @property
     def n_unparsed(self) -> int:
@@ -180,10 +292,15 @@ def _judgment_grids(topic: Topic, subquestions: list[SubQuestion]) -> list[Judgm
     for row in Judgment.objects.grid_for_topic(topic.pk):
         task, judge_id = row["task"], row["judge_id"]
         old = columns[task].get(judge_id) or JudgeColumn(
-            judge_id, row["judge__name"], row["judge__kind"]
+            judge_id, row["judge__name"], row["judge__kind"], 0, 0, row["judge__prompt_version"]
         )
         columns[task][judge_id] = JudgeColumn(
-            judge_id, old.name, old.kind, old.n + row["n"], old.n_rated + row["n_rated"]
+            judge_id,
+            old.name,
+            old.kind,
+            old.n + row["n"],
+            old.n_rated + row["n_rated"],
+            old.prompt_version,
         )
         cells[(task, judge_id, row["subquestion_id"])] = GridCell(row["n"], row["mean"])
     labels = dict(Judgment.Task.choices)

@@ -22,6 +22,21 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_seconds(name: str) -> dict[str, float]:
+    """``key=seconds,key=seconds`` from the environment; anything else stops the settings."""
+    found: dict[str, float] = {}
+    for part in env_list(name, ""):
+        key, _, value = (text.strip() for text in part.partition("="))
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if not key or not 0 <= seconds <= 86_400:
+            raise ImproperlyConfigured(f"{name}: '{part}' is not task_type=seconds (0-86400)")
+        found[key] = seconds
+    return found
+
+
 # Safe by default: DEBUG only when asked for, and no server without a secret key of its own.
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -95,6 +110,8 @@ MIDDLEWARE = [
     "crux_app.views.upload.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: no-store on a logged-in account's pages and on every download.
+    "crux_app.cache_headers.NoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -151,6 +168,27 @@ AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_ALLOWED_CORS_ORIGINS = SITE_ORIGIN
 # The log names the username and address of each failure and lockout (never the password).
 AXES_SENSITIVE_PARAMETERS: list[str] = []
+# Behind a reverse proxy every request comes from the proxy's address: the throttle then reads
+# the client's from the header the proxy sets (DJANGO_TRUSTED_PROXY_HEADER, a request.META
+# name such as HTTP_X_FORWARDED_FOR), DJANGO_TRUSTED_PROXY_COUNT entries from its right
+# (crux_app.client_address). Only set it when a proxy that writes that header fronts the site.
+TRUSTED_PROXY_HEADER = os.environ.get("DJANGO_TRUSTED_PROXY_HEADER", "").strip()
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "1"))
+if TRUSTED_PROXY_HEADER and not TRUSTED_PROXY_HEADER.startswith("HTTP_"):
+    raise ImproperlyConfigured(
+        "DJANGO_TRUSTED_PROXY_HEADER names a request header as Django's META key, e.g. "
+        f"HTTP_X_FORWARDED_FOR or HTTP_X_REAL_IP, not {TRUSTED_PROXY_HEADER!r}"
+    )
+if TRUSTED_PROXY_COUNT < 1:
+    raise ImproperlyConfigured("DJANGO_TRUSTED_PROXY_COUNT must be at least 1")
+AXES_CLIENT_IP_CALLABLE = "crux_app.client_address.client_address"
+# Prolific arrivals: at most this many new participants per campaign and minute (a study
+# link is guessable; the campaign's places cap the total).
+PROLIFIC_NEW_PARTICIPANTS_PER_MINUTE = int(
+    os.environ.get("PROLIFIC_NEW_PARTICIPANTS_PER_MINUTE", "60")
+)
+if PROLIFIC_NEW_PARTICIPANTS_PER_MINUTE < 1:
+    raise ImproperlyConfigured("PROLIFIC_NEW_PARTICIPANTS_PER_MINUTE must be at least 1")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -161,16 +199,17 @@ USE_I18N = True
 USE_TZ = True
 
 
-def _plotly_js_dir() -> str:
-    import plotly
-
-    return str(Path(plotly.__file__).parent / "package_data")
-
-
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# plotly's JS is served from the installed package, never from a CDN.
-STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", _plotly_js_dir())]
+# plotly.js's cartesian bundle is static/plotly/ (never a CDN); static/plotly/README.md.
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# `manage.py collectstatic` (setup.sh, demo.sh) writes content-hashed, gzipped copies that
+# WhiteNoise serves compressed and cached for ten years; before it, pages name the source files
+# and WhiteNoise serves them through the finders (crux_app.static_files).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "crux_app.static_files.CollectedStaticFilesStorage"},
+}
 WHITENOISE_USE_FINDERS = True
 
 # Content-Security-Policy (django-csp): every script and asset is served from this site
@@ -193,10 +232,17 @@ CONTENT_SECURITY_POLICY = {
 
 # Django's default body limits (2.5 MB of form fields, uploaded files over 2.5 MB spooled to
 # disk). Request bodies over DATA_UPLOAD_MAX_MEMORY_SIZE are refused before parsing, except a
-# researcher's upload page (crux_app.views.upload), whose files stream to disk unbounded.
+# researcher's upload (crux_app.views.upload), whose files stream to disk up to UPLOAD_MAX_BYTES.
 DATA_UPLOAD_MAX_NUMBER_FILES = 10_000  # a folder upload sends one file per file of the folder
-# Uploaded files wait here (one uuid folder per upload) for the import job's worker.
+# Uploaded files wait here (one uuid folder per upload, 0700, files 0600) for the import job.
 UPLOAD_DIR = Path(os.environ.get("UPLOAD_DIR", BASE_DIR / "var" / "uploads"))
+UPLOAD_MAX_BYTES = int(os.environ.get("UPLOAD_MAX_BYTES", str(2 * 1024**3)))  # one upload, 2 GiB
+# The files of a failed (or cancelled) import are kept this long for a retry, then swept.
+UPLOAD_FAILED_RETENTION_DAYS = int(os.environ.get("UPLOAD_FAILED_RETENTION_DAYS", "30"))
+if UPLOAD_MAX_BYTES < 1 or UPLOAD_FAILED_RETENTION_DAYS < 0:
+    raise ImproperlyConfigured(
+        "UPLOAD_MAX_BYTES must be at least 1 and UPLOAD_FAILED_RETENTION_DAYS at least 0"
+    )
 
 # Celery: Redis broker and result backend; queue `gpu` for model work, `cpu` for the rest.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
@@ -256,6 +302,17 @@ else:
     )
 # How long a derived table stays cached (seconds; a write replaces it sooner).
 DERIVED_CACHE_SECONDS = int(os.environ.get("DERIVED_CACHE_SECONDS", str(24 * 3600)))
+
+# Annotation quality control: an annotator whose median time per item is under the floor of
+# the campaign's task type is flagged as speeding (campaign page, annotators export).
+# ANNOTATION_SPEEDING_FLOOR_SECONDS="passage_rating=4,report_coverage=15" overrides floors.
+ANNOTATION_SPEEDING_FLOOR_SECONDS = {
+    "passage_rating": 3.0,
+    "report_coverage": 10.0,
+    "answer_equivalence": 2.0,
+    "failure_category": 5.0,
+    **env_seconds("ANNOTATION_SPEEDING_FLOOR_SECONDS"),
+}
 
 # Model ids: hub ids or local paths. Empty means the embedded offline default.
 GENERATOR_MODEL = os.environ.get("GENERATOR_MODEL", "")

@@ -4,6 +4,7 @@ go to the default ``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
 from celery import shared_task
 
 from crux_app.dataio.import_job import TASK_NAME, run_import_job
+from crux_app.dataio.upload_sweep import sweep_failed_uploads
 from crux_app.jobs.runner import job_to_run
 
 
@@ -11,6 +12,8 @@ from crux_app.jobs.runner import job_to_run
 def import_data(job_id: int) -> None:
     """Run an ``import`` job: the catalog importer on the job's stored upload."""
     job = job_to_run(job_id)
-    if job is None:
-        return  # deleted or cancelled before a worker got to it: nothing to do
-    run_import_job(job)
+    if job is not None:  # else deleted or cancelled before a worker got to it
+        run_import_job(job)
+    # The periodic sweep, without a beat process: uploads of imports that failed longer than
+    # UPLOAD_FAILED_RETENTION_DAYS ago go (``manage.py sweep_uploads`` is its cron twin).
+    sweep_failed_uploads()

@@ -35,12 +35,15 @@ class TopicSummary:
     key: str
     title: str
     order: int  # lower first
-    build: Callable[[Topic], Summary]
+    build: Callable[..., Summary]  # build(topic), or build(topic, judge_id) (takes_judge)
     template: str  # draws a filled summary: gets ``summary``, ``topic`` and ``entry``
     job_kind: str  # the job kind that fills it (the empty state names its label)
     start_url_name: str  # that job's start page (takes the collection)
     page_url_name: str  # the method's page for this topic, or its collection page
     page_takes_topic: bool = True  # the page URL takes (collection, topic), else (collection)
+    # True: ``build`` also takes the judge id the page asks for (the request's ``judge``, else
+    # the user's remembered choice; None: the default), as build(topic, judge_id).
+    takes_judge: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,10 +78,12 @@ def registered_summaries() -> list[TopicSummary]:
     return sorted(_SUMMARIES.values(), key=lambda e: (e.order, e.key))
 
 
-def summaries_for(topic: Topic) -> list[ResolvedSummary]:
-    """Every registered summary of the topic, built from stored rows, in order."""
+def summaries_for(topic: Topic, judge_id: int | None = None) -> list[ResolvedSummary]:
+    """Every registered summary of the topic, built from stored rows, in order (``judge_id``:
+    the judge the summaries that read one judge show; None: their default)."""
     resolved = []
     for entry in registered_summaries():
+        summary = entry.build(topic, judge_id) if entry.takes_judge else entry.build(topic)
         page_args = (
             [topic.collection_id, topic.pk] if entry.page_takes_topic else [topic.collection_id]
         )
@@ -87,7 +92,7 @@ def summaries_for(topic: Topic) -> list[ResolvedSummary]:
                 key=entry.key,
                 title=entry.title,
                 template=entry.template,
-                summary=entry.build(topic),
+                summary=summary,
                 job_label=kind_label(entry.job_kind),
                 start_url=reverse(entry.start_url_name, args=[topic.collection_id]),
                 page_url=reverse(entry.page_url_name, args=page_args),

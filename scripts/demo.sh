@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start the demo on this machine: setup, migrate, load the demo collections, cache the embedded
-# models, start a Celery worker in the background and the web server in the foreground.
-# Ctrl-C stops both. Without PostgreSQL or Redis it falls back to SQLite and a filesystem broker.
+# models, start two Celery workers (queues gpu and cpu) in the background and the web server in
+# the foreground. Ctrl-C stops them all. Without PostgreSQL or Redis it falls back to SQLite and
+# a filesystem broker.
 # DEBUG stays off. The first start generates this install's secret key (var/secret_key) and the
 # demo accounts' passwords (var/demo_passwords.json), both mode 600, and keeps them.
 #
@@ -73,17 +74,25 @@ if [ "${DEMO_JOBS:-1}" != 0 ]; then
   "$PY" manage.py queue_demo_jobs
 fi
 
-log "starting the Celery worker (queues gpu,cpu; log in var/worker.log)"
+# One worker per queue: a model job on `gpu` never holds up an import or the embedding judge on
+# `cpu` (one worker for both made a 140-byte upload wait behind a ten-minute judge).
+log "starting the Celery workers: queue gpu (log var/worker.log), queue cpu (log var/worker-cpu.log)"
 # Leave a core to the web server: an oversubscribed CPU worker generates far slower.
 CORES="$(nproc)"
-export TORCH_NUM_THREADS="${TORCH_NUM_THREADS:-$((CORES > 1 ? CORES - 1 : 1))}"
-"$ROOT/.venv/bin/celery" -A crux_app worker -Q gpu,cpu --concurrency 1 --pool solo \
+GPU_THREADS="${TORCH_NUM_THREADS:-$((CORES > 2 ? CORES - 2 : 1))}"
+TORCH_NUM_THREADS="$GPU_THREADS" "$ROOT/.venv/bin/celery" -A crux_app worker -Q gpu \
+  --concurrency 1 --pool solo --hostname "gpu@%h" \
   --loglevel INFO --logfile "$ROOT/var/worker.log" &
 WORKER_PID=$!
-echo "$WORKER_PID" >var/worker.pid
+# Imports and the embedding judge: one torch thread is plenty for MiniLM.
+TORCH_NUM_THREADS=1 "$ROOT/.venv/bin/celery" -A crux_app worker -Q cpu \
+  --concurrency 1 --pool solo --hostname "cpu@%h" \
+  --loglevel INFO --logfile "$ROOT/var/worker-cpu.log" &
+CPU_WORKER_PID=$!
+printf '%s\n%s\n' "$WORKER_PID" "$CPU_WORKER_PID" >var/worker.pid
 WEB_PID=""
 stop_all() {
-  for pid in $WEB_PID $WORKER_PID; do
+  for pid in $WEB_PID $WORKER_PID $CPU_WORKER_PID; do
     kill -TERM "$pid" 2>/dev/null || continue
     # A warm worker shutdown can take a while (the filesystem broker polls); cap it at 20 s.
     for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -91,7 +100,7 @@ stop_all() {
     wait "$pid" 2>/dev/null || true
   done
   rm -f var/worker.pid
-  log "stopped the web server and the Celery worker"
+  log "stopped the web server and the Celery workers"
 }
 trap stop_all EXIT
 trap 'exit 130' INT
@@ -112,12 +121,14 @@ cat <<EOF
 [demo]  Researcher:  researcher / $RESEARCHER_PASSWORD   (staff: /admin/ works too)
 [demo]  Annotator:   annotator / $ANNOTATOR_PASSWORD
 [demo]  Passwords:   var/demo_passwords.json (env DEMO_PASSWORD, DEMO_ANNOTATOR_PASSWORD override)
-[demo]  Worker log:  var/worker.log        Stop: Ctrl-C
+[demo]  Worker logs: var/worker.log (gpu queue), var/worker-cpu.log (cpu queue)    Stop: Ctrl-C
 [demo] ================================================================
 
 EOF
-# In the background and waited for, so that a signal to this script stops both processes.
+# In the background and waited for, so that a signal to this script stops every process.
+# --preload: the master imports the app (crux_app/wsgi.py warms the URL conf and views) before
+# forking, so no web worker's first request pays seconds of imports.
 "$ROOT/.venv/bin/gunicorn" crux_app.wsgi --bind "0.0.0.0:$PORT" --workers "$WEB_WORKERS" \
-  --access-logfile - --graceful-timeout 5 &
+  --preload --access-logfile - --graceful-timeout 5 &
 WEB_PID=$!
 wait "$WEB_PID"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepare this machine for the app: virtualenv + requirements, PostgreSQL, Redis, the database.
+# Prepare this machine for the app: virtualenv + requirements, collected static files,
+# PostgreSQL, Redis, the database.
 # Safe to run again and again; every step checks before it acts.
 #
 #   bash scripts/setup.sh                        # venv, services, database (fails without them)
@@ -108,6 +109,14 @@ ensure_database() {
   psql -h "$PG_HOST" -U postgres -q -c "CREATE DATABASE \"$name\""
 }
 
+collect_static() {
+  # Content-hashed, gzipped copies in staticfiles/ that WhiteNoise serves compressed and cached
+  # for ten years (crux_app/static_files.py). Unchanged files are skipped; DEBUG only so that the
+  # settings load without the install's secret key (collectstatic renders no page).
+  log "collecting static files"
+  DJANGO_DEBUG=1 "$VENV/bin/python" manage.py collectstatic --noinput --verbosity 0
+}
+
 ensure_chromium() {
   # Only the browser tests need it; never `playwright install` (no network at run time).
   if [ -x /usr/bin/chromium ]; then return 0; fi
@@ -126,6 +135,7 @@ service_missing() {
 }
 
 ensure_venv
+collect_static
 if ensure_postgres; then
   ensure_database || service_missing "could not create the database $(database_name)"
 else

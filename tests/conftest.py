@@ -9,6 +9,10 @@ import pytest
 from django.conf import settings
 
 from crux_app.roles import ANNOTATOR, RESEARCHER, add_role
+from tests.collected_static import (  # noqa: F401  (collectstatic once per session)
+    collected_static,
+    serve_collected_static,
+)
 from tests.model_fixtures import (  # noqa: F401  (session-scoped model fixtures)
     embedded_generator,
     embedder,
@@ -64,7 +68,7 @@ def forget_callers_celery_environment() -> None:
 
 @pytest.fixture
 def crux_sample_dir() -> Path:
-        return SAMPLES
+    return SAMPLES
 
 
 @pytest.fixture

@@ -130,6 +130,9 @@ class AnnotatorProfile(models.Model):
     prolific_pid = models.CharField(max_length=64, null=True, blank=True, unique=True)
     prolific_study_id = models.CharField(max_length=64, blank=True)
     prolific_session_id = models.CharField(max_length=64, blank=True)
+    # When the participant's link first logged in: the link is a one-time entry, after which
+    # only the browser session it logged in keeps the account (annotation/accounts.py).
+    prolific_entered_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -87,6 +87,23 @@ class Campaign(models.Model):
     prolific_redirect_url = models.URLField(
         blank=True, help_text="e.g. https://app.prolific.com/submissions/complete?cc=CODE"
     )
+    # The study link is guessable (a slug): only arrivals whose STUDY_ID is this study's are
+    # taken, and none before it is set (annotation/prolific_admission.py).
+    prolific_study_id = models.CharField(
+        "Prolific study id",
+        max_length=24,
+        blank=True,
+        help_text="The study's id on Prolific (24 hexadecimal characters, its STUDY_ID). "
+        "Arrivals are refused until it is set, and from any other study.",
+    )
+    prolific_places = models.PositiveIntegerField(
+        "Prolific places",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="Most Prolific participants this campaign takes. Empty: its items x overlap "
+        "(every participant gets at least one item). Leave room for returned submissions.",
+    )
     invited = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="invited_campaigns"
     )
@@ -105,6 +122,15 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            # One campaign per Prolific study: its participants are the study's.
+            models.UniqueConstraint(
+                fields=["prolific_study_id"],
+                condition=~Q(prolific_study_id=""),
+                name="campaign_unique_prolific_study",
+                violation_error_message="Another campaign already runs this Prolific study.",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -19,14 +19,18 @@ from annotation.campaign_setup import GoldUploadError, apply_gold_csv, create_ca
 from annotation.forms import (
     AnnotatorExportForm,
     CampaignForm,
+    CampaignItemsForm,
     CampaignPreviewForm,
     GoldUploadForm,
     InviteForm,
+    ProlificStudyForm,
 )
 from annotation.models import Campaign
 from annotation.progress import ITEM_FILTERS, campaign_progress, item_page
+from annotation.prolific_admission import places
 from annotation.selection import SelectionError
 from annotation.task_types import task_label
+from crux_app.list_paging import listing_of, refused
 from crux_app.roles import ResearcherRequiredMixin
 
 STATE_ACTIONS = {
@@ -80,8 +84,13 @@ class CampaignPreviewView(ResearcherRequiredMixin, View):
 
 class CampaignDetailView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        listed = CampaignItemsForm(request.GET)
+        if bad := refused(listed):
+            return bad
         campaign = get_object_or_404(Campaign.objects.select_related("collection"), pk=pk)
-        which = request.GET.get("items", "all")
+        which = listed.which()
+        number, text, size = listed.page_number(), listed.search_text(), listed.page_size()
+        items = item_page(campaign, which, number, text, size)
         prolific_link = (
             urljoin(settings.SITE_URL, reverse("annotation-prolific", args=[campaign.slug]))
             + "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
@@ -90,11 +99,14 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
             "campaign": campaign,
             "task_label": task_label(campaign.task_type),
             "progress": campaign_progress(campaign),
-            "items": item_page(campaign, which, request.GET.get("page", 1)),
+            "items": items,
+            "item_listing": listing_of(listed, items),
             "item_filter": which,
             "item_filters": ITEM_FILTERS,
             "platform_format": exports.platform_format(campaign),
             "prolific_link": prolific_link,
+            "prolific_form": ProlificStudyForm(instance=campaign),
+            "prolific_places": places(campaign) if campaign.prolific_enabled else None,
             "invite_form": InviteForm(),
             "gold_form": GoldUploadForm(),
             "workspace_url": reverse("annotation-workspace", args=[campaign.slug]),
@@ -139,19 +151,25 @@ class CampaignGoldView(ResearcherRequiredMixin, View):
         campaign = get_object_or_404(Campaign, pk=pk)
         form = GoldUploadForm(request.POST, request.FILES)
         if not form.is_valid():
-            messages.error(request, "file: choose a CSV file")
-            return redirect("campaign-detail", pk=campaign.pk)
+            return _gold_refused(request, campaign, "file: choose a CSV file")
         upload = form.cleaned_data["file"]
         try:
             text = upload.read().decode("utf-8-sig")
             n = apply_gold_csv(campaign, text, upload.name)
         except UnicodeDecodeError:
-            messages.error(request, f"{upload.name}: not UTF-8 text")
+            return _gold_refused(request, campaign, f"{upload.name}: not UTF-8 text")
         except GoldUploadError as error:
-            messages.error(request, str(error))
-        else:
-            messages.success(request, f"Gold answers set on {n} items.")
+            return _gold_refused(request, campaign, str(error))
+        messages.success(request, f"Gold answers set on {n} items.")
         return redirect("campaign-detail", pk=campaign.pk)
+
+
+def _gold_refused(request: HttpRequest, campaign: Campaign, reason: str) -> HttpResponse:
+    """The campaign page again with the reason, as a 400: nothing of the file was applied."""
+    messages.error(request, reason)
+    response = CampaignDetailView().get(request, campaign.pk)
+    response.status_code = 400
+    return response
 
 
 class CampaignExportView(ResearcherRequiredMixin, View):

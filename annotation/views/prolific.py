@@ -16,23 +16,28 @@ from annotation.accounts import (
     prolific_arrival,
 )
 from annotation.models import Campaign
+from annotation.prolific_admission import AdmissionError, check_study
+
+REFUSALS = (ArrivalError, AdmissionError)
 
 
 class ProlificArrivalView(View):
     """``/annotate/prolific/<slug>/?PROLIFIC_PID=..&STUDY_ID=..&SESSION_ID=..``.
 
-    No password: the link is the credential Prolific hands its participant, and the account is
-    bound to its participant, study and session ids (see ``prolific_arrival``). A browser
-    already logged in as another account is asked first (a page with a POST button); the
-    participant replaces that account only when the button is pressed.
+    No password: the link is the credential Prolific hands its participant, so it is taken only
+    for the campaign's own study, within its places and the per-minute cap, and only once: the
+    account is bound to its participant, study and session ids and to the browser session the
+    link first logged in (see ``prolific_arrival``). A browser already logged in as another
+    account is asked first (a page with a POST button); the participant replaces that account
+    only when the button is pressed.
     """
 
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
         campaign = get_object_or_404(Campaign, slug=slug, prolific_enabled=True)
         try:
             params = self._params(campaign, request.GET)
-            participant = find_participant(params)
-        except ArrivalError as error:
+            participant = find_participant(params, request.user)
+        except REFUSALS as error:
             return _error(request, campaign, str(error), error.status)
         current = request.user
         if current.is_authenticated and (participant is None or participant.pk != current.pk):
@@ -55,7 +60,7 @@ class ProlificArrivalView(View):
         campaign = get_object_or_404(Campaign, slug=slug, prolific_enabled=True)
         try:
             params = self._params(campaign, request.POST)
-        except ArrivalError as error:
+        except REFUSALS as error:
             return _error(request, campaign, str(error), error.status)
         return self._arrive(request, campaign, params)
 
@@ -63,16 +68,18 @@ class ProlificArrivalView(View):
         params = parse_prolific_params(query)
         if campaign.state == Campaign.State.CLOSED:
             raise _Closed("This study is closed.")
+        check_study(campaign, params.study_id)
         return params
 
     def _arrive(
         self, request: HttpRequest, campaign: Campaign, params: ProlificParams
     ) -> HttpResponse:
         try:
-            user = prolific_arrival(campaign, params)
-        except ArrivalError as error:
+            user = prolific_arrival(campaign, params, request.user)
+        except REFUSALS as error:
             return _error(request, campaign, str(error), error.status)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if request.user.pk != user.pk:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("annotation-workspace", slug=campaign.slug)
 
 

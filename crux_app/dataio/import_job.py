@@ -9,19 +9,21 @@ imports the same files again.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 
 from crux_app.jobs.runner import fail_job_on_error
-from crux_app.jobs.service import start_job
+from crux_app.jobs.service import retry_job, start_job
 from crux_app.models import Collection, Job
 
 from .catalog import IMPORT_FORMATS
 from .results import ImportResult
-from .uploads import remove_upload, stored_path
+from .uploads import StoredUpload, UploadMissing, remove_upload, stored_path
 
 KIND = "import"
 TASK_NAME = "crux_app.tasks.import_data"
@@ -75,6 +77,41 @@ def start_import_job(config: ImportJobParams, user: AbstractBaseUser | None = No
     """A pending import job, shown under its collection when that already exists."""
     collection = Collection.objects.filter(name=config.collection).first()
     return start_job(KIND, config.as_params(), collection=collection, user=user)
+
+
+class NotReplaceable(ValueError):
+    """Only a failed or cancelled import job's upload can be replaced."""
+
+
+def check_replaceable(job: Job) -> None:
+    """Raise ``NotReplaceable`` unless ``job`` is an import that failed or was cancelled."""
+    if job.kind != KIND:
+        raise NotReplaceable(f"job #{job.pk} is not an import; it has no upload to replace")
+    if job.state not in (Job.State.FAILED, Job.State.CANCELLED):
+        raise NotReplaceable(
+            f"job #{job.pk} is {job.state}; only a failed or cancelled import's upload "
+            "can be replaced"
+        )
+
+
+def replace_import_upload(job: Job, stored: StoredUpload) -> Job:
+    """Point a failed import job at a new upload and send it again; the old upload goes."""
+    with transaction.atomic():
+        locked = Job.objects.select_for_update().get(pk=job.pk)
+        check_replaceable(locked)
+        old_source = locked.params.get("source")
+        locked.params = {**locked.params, "source": stored.source, "label": stored.label}
+        locked.save(update_fields=["params"])
+        job = retry_job(locked)
+        if old_source != stored.source:
+            transaction.on_commit(lambda: _remove_quietly(old_source))
+    return job
+
+
+def _remove_quietly(source: object) -> None:
+    # A source that names no upload (an old job's, or swept) leaves nothing to remove.
+    with contextlib.suppress(UploadMissing):
+        remove_upload(source)
 
 
 def run_import_job(job: Job) -> Job:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
+from crux_app.collection_names import collection_name_problem
 from crux_app.data_version import bump_before_writes
 from crux_app.models import (
     Collection,
@@ -68,8 +69,14 @@ class CollectionStore:
         self._subquestions: dict[int, list[SubQuestionRef]] = {}
 
     @classmethod
-    def open(cls, name: str, kind: str = Collection.Kind.REPORT) -> "CollectionStore":
-        """The named collection, created with ``kind`` when it does not exist yet."""
+    def open(
+        cls, name: str, kind: str = Collection.Kind.REPORT, label: str = "collection"
+    ) -> "CollectionStore":
+        """The named collection, created with ``kind`` when it does not exist yet; a name no
+        collection may have fails the import (``label`` names the input in the message)."""
+        problem = collection_name_problem(name)
+        if problem is not None:
+            raise ImportFailure(label, None, problem)
         collection, created = Collection.objects.get_or_create(name=name, defaults={"kind": kind})
         return cls(collection, created)
 

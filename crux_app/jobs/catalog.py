@@ -8,7 +8,7 @@ imports model code; a task whose name starts with ``gpu_`` is routed to the ``gp
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 DemoJob = Callable[["Run", "Topic"], tuple[dict[str, Any], "Topic | None"]]
 # A job -> the URL of the page its results fill (None when it has none, e.g. no collection).
 ResultsUrl = Callable[["Job"], "str | None"]
+# A job's params -> words (its name's variant, or a short description of its parameters).
+ParamsText = Callable[[Mapping[str, Any]], str]
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,15 @@ class JobKind:
     demo_collection: str = ""  # the demo collection it runs on ("": the demo QA collection)
     results_url: ResultsUrl | None = None  # the page the job fills, linked from the job's page
     results_label: str | Callable[[Job], str] = "Results"  # that link's text (or its maker)
+    # The pages (keys of ``crux_app.jobs.feeding``) whose data a job of this kind fills: they
+    # say so while one is pending or running.
+    feeds: tuple[str, ...] = ()
+    unit: str = "items"  # what the job's done / total count, e.g. "questions"
+    # The job's name from its params when the kind has variants ("Judge answerability
+    # (distribution)"); None: ``label``.
+    title: ParamsText | None = None
+    # A short description of a job's parameters ("bm25 top-3, 5 samples"); None: none.
+    describe: ParamsText | None = None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from django.conf import settings
 from crux_app.data_version import bump
 from crux_app.models import Job
 from crux_app.models.job import JobCancelled
+from crux_app.url_credentials import mask_credentials
 
 logger = logging.getLogger(__name__)
 
@@ -132,7 +133,10 @@ def _process_with_retries(
         try:
             return process(batch) or {}
         except Exception as exc:  # recorded on the job, which is where users look for failures
-            logger.warning("job #%s batch %s try %s failed: %s", job.pk, index, attempt, exc)
+            logger.warning(
+                "job #%s batch %s try %s failed: %s",
+                *(job.pk, index, attempt, mask_credentials(str(exc))),
+            )
             job.add_error(
                 f"{type(exc).__name__}: {exc}",
                 batch=index,
@@ -155,7 +159,7 @@ def fail_job_on_error(job: Job) -> Iterator[None]:
     except JobCancelled:
         job.refresh_from_db()  # cancelled before it started: it stays so
     except Exception as exc:
-        logger.warning("job #%s failed: %s", job.pk, exc)
+        logger.warning("job #%s failed: %s", job.pk, mask_credentials(str(exc)))
         job.add_error(
             f"{type(exc).__name__}: {exc}",
             job_attempt=job.attempts,

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
 from crux_app.jobs.forms import CollectionJobForm
+from crux_app.jobs.names import job_title
 from crux_app.models import Collection, Job
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -39,7 +40,7 @@ class JobStartView(ResearcherRequiredMixin, View):
         if not form.is_valid():
             return self._render(request, collection, form, status=400)
         job = form.start(request.user)
-        messages.success(request, f"Started {job}: {self.started_message}")
+        messages.success(request, f"Started {job_title(job)}: {self.started_message}")
         return redirect("job-detail", pk=job.pk)
 
     def extra_context(self, collection: Collection, form: forms.Form) -> dict[str, object]:

@@ -1,13 +1,17 @@
-"""What a job's page says beside its row: the queue it waits on and its place there, the time
-left at the throughput so far, and the page its results fill.
+"""What a job's page says beside its row: the queue it waits on and its place there, who serves
+that queue, the time left at the throughput so far, and the page its results fill.
 
 A kind's queue is where Celery routes its task (settings.CELERY_TASK_ROUTES: a ``gpu_`` task
 goes to ``gpu``, the rest to ``cpu``). A pending job's place counts the pending jobs of that
-queue created before it; workers take a queue's tasks in the order they were sent.
+queue created before it; workers take a queue's tasks in the order they were sent. What is ahead
+of it is also what occupies the workers of its queue: the jobs running on the queue, and the jobs
+of other queues that a worker consuming both runs now (``Job.worker``; workers report their
+queues in ``WorkerHeartbeat``, crux_app.jobs.heartbeat).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,10 +25,25 @@ from .catalog import CATALOG, ResultsLink, results_link
 
 
 @dataclass(frozen=True)
+class Workers:
+    """The live workers consuming one queue and how many of their slots are taken."""
+
+    queue: str
+    slots: int  # jobs they can run at once (0: no worker serves the queue)
+    busy: int  # slots running a job now
+    busy_elsewhere: int  # of those, slots running a job of another queue
+
+    @property
+    def free(self) -> int:
+        return max(0, self.slots - self.busy)
+
+
+@dataclass(frozen=True)
 class QueuePlace:
     queue: str
     position: int  # 1: the next job of the queue a worker starts
     running: int  # jobs of the queue running now
+    workers: Workers | None = None  # who serves the queue (None: not looked up)
 
     @property
     def ahead(self) -> int:
@@ -69,8 +88,29 @@ def kinds_on_queue(queue: str) -> list[str]:
     return [name for name, entry in CATALOG.items() if task_queue(entry.task_name) == queue]
 
 
-def queue_place(job: Job) -> QueuePlace | None:
-    """A pending job's place on its queue (None when it is not pending or its kind unknown)."""
+def queue_workers(queue: str) -> Workers:
+    """The live workers consuming ``queue``, their slots, and the slots their jobs hold."""
+    from crux_app.jobs.heartbeat import live_workers
+
+    serving = [w for w in live_workers() if queue in w.queues]
+    hostnames = [w.hostname for w in serving]
+    running = Job.objects.filter(state=Job.State.RUNNING, worker__in=hostnames)
+    on_queue = kinds_on_queue(queue)
+    busy = elsewhere = 0
+    for kind in running.values_list("kind", flat=True):
+        busy += 1
+        elsewhere += kind not in on_queue
+    return Workers(
+        queue=queue,
+        slots=sum(w.concurrency for w in serving),
+        busy=busy,
+        busy_elsewhere=elsewhere,
+    )
+
+
+def queue_place(job: Job, with_workers: bool = False) -> QueuePlace | None:
+    """A pending job's place on its queue (None when it is not pending or its kind unknown);
+    ``with_workers`` also says who serves the queue and how busy they are."""
     if job.state != Job.State.PENDING:
         return None
     queue = queue_of(job.kind)
@@ -80,7 +120,36 @@ def queue_place(job: Job) -> QueuePlace | None:
     earlier = Q(created_at__lt=job.created_at) | Q(created_at=job.created_at, pk__lt=job.pk)
     ahead = same_queue.filter(earlier, state=Job.State.PENDING).count()
     running = same_queue.filter(state=Job.State.RUNNING).count()
-    return QueuePlace(queue=queue, position=ahead + 1, running=running)
+    workers = queue_workers(queue) if with_workers else None
+    return QueuePlace(queue=queue, position=ahead + 1, running=running, workers=workers)
+
+
+def queue_positions(jobs: Iterable[Job]) -> dict[int, int]:
+    """job id -> place on its queue, for the pending ones of ``jobs`` (one query per queue)."""
+    queues: dict[str, list[Job]] = {}
+    for job in jobs:
+        if job.state == Job.State.PENDING and (queue := queue_of(job.kind)) is not None:
+            queues.setdefault(queue, []).append(job)
+    places: dict[int, int] = {}
+    for queue, waiting in queues.items():
+        latest = max(waiting, key=lambda j: (j.created_at, j.pk))
+        upto = Q(created_at__lt=latest.created_at) | Q(
+            created_at=latest.created_at, pk__lte=latest.pk
+        )
+        order = (
+            Job.objects.filter(upto, kind__in=kinds_on_queue(queue), state=Job.State.PENDING)
+            .order_by("created_at", "pk")
+            .values_list("pk", flat=True)
+        )
+        index = {pk: n for n, pk in enumerate(order, start=1)}
+        places.update((j.pk, index[j.pk]) for j in waiting if j.pk in index)
+    return places
+
+
+def all_queue_workers() -> list[Workers]:
+    """Every queue a job kind is routed to, with the workers serving it."""
+    queues = sorted({queue_of(kind) for kind in CATALOG} - {None})
+    return [queue_workers(queue) for queue in queues]
 
 
 def estimate(job: Job, now: datetime | None = None) -> Estimate | None:
@@ -99,7 +168,7 @@ def estimate(job: Job, now: datetime | None = None) -> Estimate | None:
 def job_status(job: Job) -> JobStatus:
     return JobStatus(
         queue=queue_of(job.kind),
-        place=queue_place(job),
+        place=queue_place(job, with_workers=True),
         estimate=estimate(job),
         results=results_link(job),
     )

@@ -13,6 +13,7 @@ from .collection import (
 from .ensemble import EnsembleBuild, JudgeEnsemble, JudgeEnsembleMember
 from .job import Job
 from .judgment import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
+from .worker import WorkerHeartbeat
 
 __all__ = [
     "Collection",
@@ -32,4 +33,5 @@ __all__ = [
     "SubQuestion",
     "SubtopicQrel",
     "Topic",
+    "WorkerHeartbeat",
 ]

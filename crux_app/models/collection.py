@@ -2,7 +2,10 @@
 
 import uuid
 
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from crux_app.collection_names import collection_name_problem, validate_collection_name
 
 from .managers import CollectionQuerySet, RunEntryQuerySet, RunQuerySet, TopicQuerySet
 
@@ -29,6 +32,21 @@ class Collection(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The admin's and model forms' check of the name (see ``crux_app.collection_names``)."""
+        super().clean()
+        try:
+            validate_collection_name(self.name)
+        except ValidationError as error:
+            raise ValidationError({"name": error.messages}) from None
+
+    def save(self, *args, **kwargs) -> None:
+        # The last guard for every creation path: no row is stored under a name with a CR/LF.
+        problem = collection_name_problem(self.name)
+        if problem is not None:
+            raise ValueError(f"refused collection name {str(self.name)[:80]!r}: {problem}")
+        super().save(*args, **kwargs)
 
 
 class Topic(models.Model):

@@ -5,9 +5,18 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from crux_app.url_credentials import mask_credentials
+
 
 class JobCancelled(Exception):
     """The job was cancelled before a worker started it: nothing is to be done."""
+
+
+def _current_worker() -> str:
+    """Hostname of the Celery worker running this code ("" outside a worker's task)."""
+    from celery import current_task
+
+    return getattr(getattr(current_task, "request", None), "hostname", None) or ""
 
 
 class JobQuerySet(models.QuerySet):
@@ -59,6 +68,8 @@ class Job(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     # When the current attempt started its batches: the clock of the time-left estimate.
     running_since = models.DateTimeField(null=True, blank=True)
+    # The Celery worker (hostname) running the current attempt: whose slot it holds.
+    worker = models.CharField(max_length=255, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = JobQuerySet.as_manager()
@@ -95,6 +106,7 @@ class Job(models.Model):
                 total=total,
                 started_at=self.started_at or now,
                 running_since=now,
+                worker=_current_worker(),
                 finished_at=None,
                 attempts=F("attempts") + 1,
             )
@@ -123,16 +135,19 @@ class Job(models.Model):
         self.completion_tokens += completion
 
     def add_error(self, message: str, **details: object) -> None:
+        """Append an error; a URL's user and password in its texts are masked (a model
+        server's address may carry them)."""
         self.refresh_from_db(fields=["errors"])
+        masked = {k: mask_credentials(v) if isinstance(v, str) else v for k, v in details.items()}
         self.errors = [
             *self.errors,
-            {"message": message, "at": timezone.now().isoformat(), **details},
+            {"message": mask_credentials(message), "at": timezone.now().isoformat(), **masked},
         ]
         Job.objects.filter(pk=self.pk).update(errors=self.errors)
 
     def finish(self, state: str, message: str = "") -> None:
         """Record the final state (a job cancelled before it started stays cancelled)."""
         Job.objects.filter(pk=self.pk).exclude(state=self.State.CANCELLED).update(
-            state=state, message=message, finished_at=timezone.now()
+            state=state, message=mask_credentials(message), finished_at=timezone.now()
         )
         self.refresh_from_db()

@@ -133,7 +133,14 @@ class JudgmentQuerySet(models.QuerySet):
         return (
             self.filter(topic_id=topic_id)
             .order_by()
-            .values("task", "judge_id", "judge__name", "judge__kind", "subquestion_id")
+            .values(
+                "task",
+                "judge_id",
+                "judge__name",
+                "judge__kind",
+                "judge__prompt_version",
+                "subquestion_id",
+            )
             .annotate(n=Count("pk"), n_rated=Count("rating"), mean=Avg("rating"))
         )
 

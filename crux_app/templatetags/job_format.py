@@ -2,7 +2,9 @@
 
 from django import template
 
+from crux_app.jobs import names
 from crux_app.jobs.catalog import kind_label
+from crux_app.models import Job
 
 register = template.Library()
 
@@ -23,3 +25,15 @@ def duration(seconds: float | None) -> str:
 @register.filter
 def job_kind_label(kind: str) -> str:
     return kind_label(kind)
+
+
+@register.filter
+def job_title(job: Job) -> str:
+    """The job's name: "Judge answerability (distribution) #6" (crux_app.jobs.names)."""
+    return names.job_title(job)
+
+
+@register.filter
+def job_params(job: Job) -> str:
+    """A short description of the job's parameters ("run bm25, top-3, 5 samples")."""
+    return names.job_params_text(job)

@@ -1,28 +1,49 @@
 """Collections list, collection page and topic page (researchers only)."""
 
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.views import View
 
+from crux_app.judge_choice import JudgeParamForm, page_judge
+from crux_app.list_paging import list_form, list_page, refused
 from crux_app.models import Collection, Topic
-from crux_app.queries import collection_page, topic_page
+from crux_app.queries import JUDGES, collection_page, counted, topic_page
 from crux_app.roles import ResearcherRequiredMixin
+from crux_app.topic_lookup import TopicLookupForm, topic_matches
 from crux_app.topic_summaries import summaries_for
 
 
 class CollectionListView(ResearcherRequiredMixin, View):
+    """The collections, a page at a time (``q`` searches names and descriptions)."""
+
     def get(self, request: HttpRequest) -> HttpResponse:
-        collections = Collection.objects.with_counts()
-        return render(request, "crux_app/collection_list.html", {"collections": collections})
+        form = list_form(request.GET)
+        if bad := refused(form):
+            return bad
+        listing = list_page(form, Collection.objects.order_by("name"), search=search_collections)
+        # Counted for the shown rows only, each under its data version.
+        context = {"collections": [counted(c) for c in listing.rows], "listing": listing}
+        return render(request, "crux_app/collection_list.html", context)
+
+
+def search_collections(collections: QuerySet, text: str) -> QuerySet:
+    """Collections whose name or description contains ``text`` (any case)."""
+    return collections.filter(Q(name__icontains=text) | Q(description__icontains=text))
 
 
 class CollectionDetailView(ResearcherRequiredMixin, View):
+    """A collection's counts, a page of its topics and of its judges, its runs and jobs."""
+
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection.objects.with_counts(), pk=pk)
-        return render(
-            request, "crux_app/collection_detail.html", {"page": collection_page(collection)}
-        )
+        # The topic list's fields carry no prefix (?q=, ?page=): it is the page's main list.
+        topics, judges = list_form(request.GET), list_form(request.GET, JUDGES)
+        if bad := refused(topics, judges):
+            return bad
+        collection = get_object_or_404(Collection, pk=pk)
+        page = collection_page(collection, topics, judges)
+        return render(request, "crux_app/collection_detail.html", {"page": page})
 
 
 class TopicDetailView(ResearcherRequiredMixin, View):
@@ -30,13 +51,33 @@ class TopicDetailView(ResearcherRequiredMixin, View):
         topic = get_object_or_404(
             Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
         )
-        context = {"page": topic_page(topic), "summaries": summaries_for(topic)}
+        judge = JudgeParamForm(request.GET)
+        if not judge.is_valid():
+            return HttpResponse(
+                judge.errors.as_text(), status=400, content_type="text/plain; charset=utf-8"
+            )
+        judge_id = page_judge(request.session, collection_pk, judge)
+        context = {"page": topic_page(topic), "summaries": summaries_for(topic, judge_id)}
         return render(request, "crux_app/topic_detail.html", context)
+
+
+class TopicSearchView(ResearcherRequiredMixin, View):
+    """``?topic=<text>``: the ``<option>``s of at most ``MAX_MATCHES`` matching topics, for a
+    topic field's datalist."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = TopicLookupForm(request.GET)
+        if bad := refused(form):
+            return bad
+        collection = get_object_or_404(Collection, pk=pk)
+        topics = topic_matches(collection, form.cleaned_data["topic"])
+        return render(request, "crux_app/_topic_matches.html", {"topics": topics})
 
 
 urlpatterns = [
     path("collections/", CollectionListView.as_view(), name="collection-list"),
     path("collections/<int:pk>/", CollectionDetailView.as_view(), name="collection-detail"),
+    path("collections/<int:pk>/topics/search/", TopicSearchView.as_view(), name="topic-search"),
     path(
         "collections/<int:collection_pk>/topics/<int:pk>/",
         TopicDetailView.as_view(),

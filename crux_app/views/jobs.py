@@ -1,5 +1,6 @@
-"""Jobs pages (researchers only): list with live progress, detail with errors, queue place,
-time left and the page the job fills; retry and cancel."""
+"""Jobs pages (researchers only): the list (filtered, paged) with live progress, queue places
+and time left; detail with errors, queue place, workers, time left and the page the job fills;
+retry, and cancel after a confirmation page."""
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -7,30 +8,35 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views import View
 
+from crux_app.jobs.listing import job_forms, job_listing
+from crux_app.jobs.names import job_title
 from crux_app.jobs.service import JobNotCancellable, JobNotRetryable, cancel_job, retry_job
 from crux_app.jobs.status import job_status
+from crux_app.list_paging import refused
 from crux_app.models import Job
 from crux_app.roles import ResearcherRequiredMixin
 
-LIST_LIMIT = 100
 
-
-def _table_context() -> dict:
-    jobs = Job.objects.select_related("collection", "topic", "created_by")[:LIST_LIMIT]
-    # Polling stops once nothing is pending or running: the swapped-in table then has no trigger.
-    return {"jobs": jobs, "polling": Job.objects.unfinished().exists()}
+def _listing(request: HttpRequest, template: str) -> HttpResponse:
+    filters, paging = job_forms(request.GET)
+    if (bad := refused(filters, paging)) is not None:
+        return bad
+    listing = job_listing(filters, paging, request.GET)
+    return render(request, template, {"page": listing, "filters": filters})
 
 
 class JobListView(ResearcherRequiredMixin, View):
-    def get(self, request):
-        return render(request, "crux_app/jobs/job_list.html", _table_context())
+    """Jobs newest first, filtered by kind, state and collection, 50 a page."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return _listing(request, "crux_app/jobs/job_list.html")
 
 
 class JobTableView(ResearcherRequiredMixin, View):
-    """The jobs table alone, polled by the list page while a job is unfinished."""
+    """The jobs table alone (same filters and page), polled while a job is unfinished."""
 
-    def get(self, request):
-        return render(request, "crux_app/jobs/_job_table.html", _table_context())
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return _listing(request, "crux_app/jobs/_job_table.html")
 
 
 class JobDetailView(ResearcherRequiredMixin, View):
@@ -52,12 +58,22 @@ class JobRetryView(ResearcherRequiredMixin, View):
         except JobNotRetryable as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Sent {job} again; only missing items will be done.")
+            messages.success(
+                request, f"Sent {job_title(job)} again; only missing items will be done."
+            )
         return redirect("job-detail", pk=job.pk)
 
 
 class JobCancelView(ResearcherRequiredMixin, View):
-    """Cancel a pending job at once, a running one before its next batch."""
+    """GET asks to confirm (no script needed); POST cancels a pending job at once, a running
+    one before its next batch."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        job = get_object_or_404(Job.objects.select_related("collection", "topic"), pk=pk)
+        if job.is_finished:
+            messages.info(request, f"{job_title(job)} has finished: there is nothing to cancel.")
+            return redirect("job-detail", pk=job.pk)
+        return render(request, "crux_app/jobs/cancel_confirm.html", {"job": job})
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         job = get_object_or_404(Job, pk=pk)
@@ -67,11 +83,12 @@ class JobCancelView(ResearcherRequiredMixin, View):
             messages.error(request, str(exc))
         else:
             if job.state == Job.State.CANCELLED:
-                messages.success(request, f"Cancelled {job} before a worker started it.")
+                messages.success(request, f"Cancelled {job_title(job)} before a worker started it.")
             else:
                 messages.success(
                     request,
-                    f"Cancelling {job}: it stops after its current batch; stored results are kept.",
+                    f"Cancelling {job_title(job)}: it stops after its current batch; stored "
+                    "results are kept.",
                 )
         return redirect("job-detail", pk=job.pk)
 

@@ -10,8 +10,9 @@ base names) and the files are stored with those paths.
 Request bodies: Django's default limits hold everywhere (2.5 MB of form fields, larger files
 spooled to disk by the upload handlers). ``RequestBodyLimitMiddleware`` also refuses, before the
 CSRF check parses it, any body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413), except one
-sent by a researcher to this page: its files stream to disk through the upload handlers, however
-large the release.
+sent by a researcher to an upload view (this page, a failed import's replacement upload): its
+files stream to disk through the upload handlers, up to ``UPLOAD_MAX_BYTES`` (413 above it, by
+the body's length before it is read, and by the files' sizes before they are stored).
 """
 
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views import View
 
+from crux_app.collection_names import validate_collection_name
 from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat, upload_formats
 from crux_app.dataio.import_job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import StoredUpload, UploadRejected, store_file, store_folder
@@ -33,7 +35,11 @@ from crux_app.roles import ResearcherRequiredMixin, is_researcher
 
 class UploadForm(forms.Form):
     format = forms.ChoiceField(choices=[(f.name, f.label) for f in upload_formats()])
-    collection = forms.CharField(max_length=200, help_text="an existing collection or a new one")
+    collection = forms.CharField(
+        max_length=200,
+        validators=[validate_collection_name],
+        help_text="an existing collection or a new one",
+    )
     split = forms.CharField(max_length=50, required=False)
     tau = forms.IntegerField(min_value=1, max_value=5, required=False)
     run_name = forms.CharField(max_length=200, required=False)
@@ -58,6 +64,7 @@ class UploadForm(forms.Form):
 
 class UploadView(ResearcherRequiredMixin, View):
     template_name = "crux_app/upload.html"
+    streams_uploads = True  # RequestBodyLimitMiddleware: bodies up to UPLOAD_MAX_BYTES
 
     def get(self, request: HttpRequest) -> HttpResponse:
         return self._render(request, UploadForm())
@@ -68,10 +75,10 @@ class UploadView(ResearcherRequiredMixin, View):
             return self._render(request, form, status=400)
         chosen = IMPORT_FORMATS[form.cleaned_data["format"]]
         try:
-            stored = self._store(request, form, chosen)
+            stored = store_upload(request, chosen.source, form.cleaned_data["relative_paths"])
         except UploadRejected as failure:
             form.add_error(None, str(failure))
-            return self._render(request, form, status=400)
+            return self._render(request, form, status=failure.status)
         config = ImportJobParams(
             format=chosen.name,
             collection=form.cleaned_data["collection"],
@@ -84,14 +91,6 @@ class UploadView(ResearcherRequiredMixin, View):
         messages.success(request, f"Uploaded {files}; job #{job.pk} imports them.")
         return redirect("job-detail", pk=job.pk)
 
-    @staticmethod
-    def _store(request, form, chosen: ImportFormat) -> StoredUpload:
-        if chosen.source == "folder":
-            return store_folder(
-                request.FILES.getlist("folder"), form.cleaned_data["relative_paths"]
-            )
-        return store_file(request.FILES.get("file"))
-
     def _render(self, request, form: UploadForm, status: int = 200) -> HttpResponse:
         context = {
             "form": form,
@@ -101,13 +100,21 @@ class UploadView(ResearcherRequiredMixin, View):
         return render(request, self.template_name, context, status=status)
 
 
+def store_upload(request: HttpRequest, source: str, relative_paths: str) -> StoredUpload:
+    """Store the request's file (field ``file``) or folder (``folder`` + its relative paths)."""
+    if source == "folder":
+        return store_folder(request.FILES.getlist("folder"), relative_paths)
+    return store_file(request.FILES.get("file"))
+
+
 urlpatterns = [path("upload/", UploadView.as_view(), name="upload")]
 
 
 class RequestBodyLimitMiddleware:
     """413 for a request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, by its Content-Length, unless
-    a researcher sends it to the upload page. Listed before ``CsrfViewMiddleware``: its
-    ``process_view`` runs first, so an oversized body is refused before anything reads it."""
+    a researcher sends it to an upload view (``streams_uploads``): there the limit is
+    ``UPLOAD_MAX_BYTES`` plus the form fields' allowance. Listed before ``CsrfViewMiddleware``:
+    its ``process_view`` runs first, so an oversized body is refused before anything reads it."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -123,8 +130,20 @@ class RequestBodyLimitMiddleware:
             length = 0
         if limit is None or length <= limit:
             return None
-        if getattr(view_func, "view_class", None) is UploadView and is_researcher(request.user):
-            return None
+        view_class = getattr(view_func, "view_class", None)
+        if getattr(view_class, "streams_uploads", False) and is_researcher(request.user):
+            # The files may hold UPLOAD_MAX_BYTES; the multipart framing and form fields fit
+            # in the form allowance. The stored files' sizes are checked again exactly.
+            uploads = settings.UPLOAD_MAX_BYTES
+            if length <= uploads + limit:
+                return None
+            return HttpResponse(
+                f"Upload too large: {length:,} bytes sent; at most {uploads:,} bytes of files "
+                "may be uploaded at once (UPLOAD_MAX_BYTES). Import a larger release with the "
+                "import commands.",
+                status=413,
+                content_type="text/plain; charset=utf-8",
+            )
         return HttpResponse(
             f"Request body too large: at most {limit} bytes.",
             status=413,

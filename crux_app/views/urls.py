@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import collections, jobs, upload
+from . import collections, jobs, upload, upload_replace
 from .favicon import FaviconView
 from .home import HomeView
 
@@ -9,5 +9,6 @@ urlpatterns = [
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     *collections.urlpatterns,
     *upload.urlpatterns,
+    *upload_replace.urlpatterns,
     *jobs.urlpatterns,
 ]

@@ -13,7 +13,7 @@ import numpy as np
 from django.db.models import Q
 
 from crux_app.models import GeneratedOutput, Judgment, Passage, SubQuestion, Topic
-from evaluation.agreement.label_tables import LabelTable
+from evaluation.agreement.label_tables import LabelTable, Rater
 from evaluation.agreement.sources import item_texts
 
 TEXT_CHARS = 600
@@ -54,8 +54,30 @@ def _pairs(table: LabelTable) -> list[tuple[int, int]]:
     return [(a, b) for i, a in enumerate(humans) for b in humans[i + 1 :]]
 
 
-def worst_disagreements(table: LabelTable, tau: float, limit: int) -> list[Disagreement]:
-    """At most ``limit`` disagreements of the table, worst first, with their texts."""
+@dataclass(frozen=True)
+class DisagreementSet:
+    """Every disagreement of one label table, worst first, without texts: what the page
+    filters and pages (texts are read for the shown rows only, ``with_texts``)."""
+
+    task: str
+    item_kind: str
+    raters: tuple[Rater, ...]
+    topic_id: np.ndarray
+    subquestion_id: np.ndarray
+    item_id: np.ndarray
+    reference: np.ndarray  # rater index of the human side
+    judge: np.ndarray  # rater index of the machine (or second human) side
+    reference_label: np.ndarray
+    judge_label: np.ndarray
+    difference: np.ndarray
+    crosses_tau: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.difference)
+
+
+def disagreement_set(table: LabelTable, tau: float) -> DisagreementSet:
+    """Every disagreement of the table: largest |difference| first, then those across tau."""
     rows, refs, judges, diffs, crosses = [], [], [], [], []
     binary = tuple(table.source.categories) == (0.0, 1.0)
     cut = 1.0 if binary else tau
@@ -67,61 +89,86 @@ def worst_disagreements(table: LabelTable, tau: float, limit: int) -> list[Disag
         judges.append(np.full(len(differ), b))
         diffs.append(np.abs(x[differ] - y[differ]))
         crosses.append((x[differ] >= cut) != (y[differ] >= cut))
+    empty = np.zeros(0, dtype=np.int64)
+    row, ref, judge = (np.concatenate(v) if v else empty for v in (rows, refs, judges))
+    diff = np.concatenate(diffs) if diffs else np.zeros(0)
+    cross = np.concatenate(crosses) if crosses else np.zeros(0, dtype=bool)
+    # lexsort: the last key is the primary one.
+    order = np.lexsort((row, ~cross, -diff))
+    row, ref, judge = row[order], ref[order], judge[order]
+    return DisagreementSet(
+        task=table.source.key,
+        item_kind=table.item_kind,
+        raters=tuple(table.raters),
+        topic_id=table.topic_id[row],
+        subquestion_id=table.subquestion_id[row],
+        item_id=table.item_id[row],
+        reference=ref,
+        judge=judge,
+        reference_label=table.ratings[row, ref] if len(row) else np.zeros(0),
+        judge_label=table.ratings[row, judge] if len(row) else np.zeros(0),
+        difference=diff[order],
+        crosses_tau=cross[order],
+    )
+
+
+def with_texts(found: DisagreementSet, rows: list[int]) -> list[Disagreement]:
+    """The disagreements at positions ``rows`` of ``found``, with the texts that were judged."""
     if not rows:
         return []
-    row, ref, judge = (np.concatenate(v) for v in (rows, refs, judges))
-    diff, cross = np.concatenate(diffs), np.concatenate(crosses)
-    # lexsort: the last key is the primary one.
-    order = np.lexsort((row, ~cross, -diff))[:limit]
-    return _with_texts(table, row[order], ref[order], judge[order], diff[order], cross[order])
-
-
-def _with_texts(table, row, ref, judge, diff, cross) -> list[Disagreement]:
-    if not len(row):
-        return []
-    sq_ids = table.subquestion_id[row].tolist()
-    item_ids = table.item_id[row].tolist()
+    picked = np.asarray(rows, dtype=np.int64)
+    sq_ids = found.subquestion_id[picked].tolist()
+    item_ids = found.item_id[picked].tolist()
     questions = {
         pk: (pos, text)
         for pk, pos, text in SubQuestion.objects.filter(pk__in=sq_ids).values_list(
             "pk", "position", "text"
         )
     }
-    items = _item_texts(table.item_kind, item_ids)
+    items = _item_texts(found.item_kind, item_ids)
     topics = dict(
-        Topic.objects.filter(pk__in=table.topic_id[row].tolist()).values_list("pk", "external_id")
+        Topic.objects.filter(pk__in=found.topic_id[picked].tolist()).values_list(
+            "pk", "external_id"
+        )
     )
-    judge_ids = {table.raters[i].id for i in np.concatenate([ref, judge]).tolist()}
-    texts = _judgment_texts(table.item_kind, judge_ids, sq_ids, item_ids)
+    judge_ids = {
+        found.raters[i].id
+        for i in np.concatenate([found.reference[picked], found.judge[picked]]).tolist()
+    }
+    texts = _judgment_texts(found.item_kind, judge_ids, sq_ids, item_ids)
     out = []
-    for r, a, b, d, c in zip(row, ref, judge, diff, cross, strict=True):
-        sq, item = int(table.subquestion_id[r]), int(table.item_id[r])
-        ra, rb = table.raters[a], table.raters[b]
+    for r in picked.tolist():
+        sq, item, topic = (
+            int(found.subquestion_id[r]),
+            int(found.item_id[r]),
+            int(found.topic_id[r]),
+        )
+        ra, rb = found.raters[int(found.reference[r])], found.raters[int(found.judge[r])]
         position, question = questions.get(sq, (0, ""))
         ext, text = items[item]
         out.append(
             Disagreement(
-                task=table.source.key,
-                topic_id=int(table.topic_id[r]),
-                topic=topics[int(table.topic_id[r])],
+                task=found.task,
+                topic_id=topic,
+                topic=topics[topic],
                 subquestion_id=sq,
                 position=position,
                 question=question,
-                item_kind=table.item_kind,
+                item_kind=found.item_kind,
                 item_id=item,
                 item=ext,
                 item_text=text,
                 reference=ra.name,
                 reference_id=ra.id,
-                reference_label=float(table.ratings[r, a]),
+                reference_label=float(found.reference_label[r]),
                 reference_rationale=texts.get((ra.id, sq, item), ""),
                 judge=rb.name,
                 judge_id=rb.id,
                 judge_kind=rb.kind,
-                judge_label=float(table.ratings[r, b]),
+                judge_label=float(found.judge_label[r]),
                 judge_rationale=texts.get((rb.id, sq, item), ""),
-                difference=float(d),
-                crosses_tau=bool(c),
+                difference=float(found.difference[r]),
+                crosses_tau=bool(found.crosses_tau[r]),
             )
         )
     return out

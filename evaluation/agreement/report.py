@@ -13,7 +13,12 @@ from crux_app.inputs import check_tau
 from crux_app.models import Collection
 from evaluation.agreement.blas_threads import one_blas_thread
 from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.disagreements import Disagreement, worst_disagreements
+from evaluation.agreement.disagreements import (
+    Disagreement,
+    DisagreementSet,
+    disagreement_set,
+    with_texts,
+)
 from evaluation.agreement.gold import NO_CAMPAIGNS, gold_scores
 from evaluation.agreement.judge_warnings import chance_warnings, table_warnings
 from evaluation.agreement.label_tables import (
@@ -78,7 +83,8 @@ class AgreementReport:
     report_coverage: list[Record] = field(default_factory=list)
     coverage_points: list[CoveragePoint] = field(default_factory=list)
     confusion: list[ConfusionMatrix] = field(default_factory=list)
-    disagreements: list[Disagreement] = field(default_factory=list)
+    disagreements: list[Disagreement] = field(default_factory=list)  # the worst, per task
+    disagreement_sets: list[DisagreementSet] = field(default_factory=list)  # all, per task
     sources: list[ComparisonSource] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     warnings: list[JudgeWarning] = field(default_factory=list)  # degenerate judges
@@ -118,7 +124,10 @@ def _build_report(collection: Collection, options: AgreementOptions) -> Agreemen
             records, points = source.derived(collection, table, tau, boot)
             report.report_coverage.extend(records)
             report.coverage_points.extend(points)
-        report.disagreements.extend(worst_disagreements(table, tau, options.max_disagreements))
+        found = disagreement_set(table, tau)
+        report.disagreement_sets.append(found)
+        worst = min(options.max_disagreements, len(found))
+        report.disagreements.extend(with_texts(found, list(range(worst))))
         for name, count in table.unparsable.items():
             report.notes.append(
                 f"{source.key}: {count} unparsable output(s) of {name} left out of every figure"

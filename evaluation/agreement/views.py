@@ -11,14 +11,22 @@ from django.urls import NoReverseMatch, path, reverse
 from django.views import View
 
 from crux_app.inputs import EvaluationInputError
+from crux_app.list_paging import list_form, refused
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
+from evaluation.agreement.disagreement_list import (
+    PREFIX,
+    DisagreementFilterForm,
+    disagreement_list,
+    total_disagreements,
+    with_total,
+)
 from evaluation.agreement.disagreements import Disagreement
 from evaluation.agreement.forms import FORM_DEFAULTS, AgreementForm
 from evaluation.agreement.html_report import render_html
 from evaluation.agreement.label_tables import collection_campaigns, collection_raters
 from evaluation.agreement.presentation import context as report_context
-from evaluation.agreement.report import build_report
+from evaluation.agreement.report_cache import agreement_report
 from evaluation.agreement.report_export import to_csv, to_json
 
 EXPORTS = {
@@ -80,8 +88,11 @@ class AgreementView(ResearcherRequiredMixin, View):
         if not form.is_valid():
             return render(request, "evaluation/agreement/agreement.html", page, status=400)
         options = form.options()
+        paging = list_form(request.GET, PREFIX)
+        if bad := refused(paging):
+            return bad
         try:
-            report = build_report(collection, options)
+            report = agreement_report(collection, options)
         except EvaluationInputError as error:
             page["error"] = str(error)
             return render(request, "evaluation/agreement/agreement.html", page, status=400)
@@ -92,18 +103,33 @@ class AgreementView(ResearcherRequiredMixin, View):
             name = export_name(collection.name, options.campaign, options.tau, extension)
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             return response
+        # A filter the form refuses (a topic id not in the collection) is shown on the page,
+        # with status 400 and no rows; the report above it stands.
+        shown = DisagreementFilterForm(request.GET, collection=collection, report=report)
+        listed = disagreement_list(report, shown, paging) if shown.is_valid() else None
         query = request.GET.copy()
         query.pop("format", None)
+        for name in list(query):  # the exports list the worst disagreements, not this page
+            if name.startswith(f"{PREFIX}-"):
+                query.pop(name)
         page |= report_context(report)
         page |= {
             "tau": options.tau,
             "campaign": options.campaign,
             "export_query": query.urlencode(),
+            # The page's other choices, kept as hidden fields of the filter form (a template
+            # cannot call request.GET.lists: a "lists" parameter would shadow it).
+            "kept_params": [(name, value) for name, values in query.lists() for value in values],
+            "disagreement_form": shown,
+            "disagreement_listing": listed,
             "disagreement_rows": [
-                (d, drill_down(collection.pk, d, options.tau)) for d in report.disagreements
+                (d, drill_down(collection.pk, d, options.tau))
+                for d in (listed.rows if listed else [])
             ],
         }
-        return render(request, "evaluation/agreement/agreement.html", page)
+        page["toc"] = with_total(page["toc"], total_disagreements(report))
+        status = 200 if listed else 400
+        return render(request, "evaluation/agreement/agreement.html", page, status=status)
 
 
 urlpatterns = [

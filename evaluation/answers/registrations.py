@@ -6,6 +6,12 @@ from crux_app.page_links import PageLink, register_link
 from evaluation.answers.job import KIND
 
 
+def describe(params) -> str:
+    """ "run bm25, top-5" or "closed-book"."""
+    run = params.get("run") or params.get("run_id")
+    return f"run {run}, top-{params['k']}" if run else "closed-book (no passages)"
+
+
 def register() -> None:
     register_kind(
         JobKind(
@@ -19,6 +25,8 @@ def register() -> None:
             # The answers are listed on the topic pages.
             results_url=collection_page("collection-detail", "topic-detail"),
             results_label="Collection / topic page",
+            unit="questions",
+            describe=describe,
         )
     )
     register_link(PageLink("answers-start", "Generate answers…", "answers-start", "collection", 45))

@@ -79,6 +79,19 @@ def resolve_gguf(model_id: str) -> Path | None:
     return None
 
 
+def load_causal_lm_tokenizer(model_id: str, cache_root: Path) -> object:
+    """The tokenizer of the model ``load_causal_lm`` would load, without its weights: from the
+    converted cache when there is one, else from the GGUF file's metadata (no conversion)."""
+    gguf = resolve_gguf(model_id)
+    if gguf is None:
+        return AutoTokenizer.from_pretrained(model_id, local_files_only=Path(model_id).is_dir())
+    if is_converted(gguf, cache_root):
+        return AutoTokenizer.from_pretrained(
+            gguf_cache_dir(gguf, cache_root), local_files_only=True
+        )
+    return AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+
+
 def load_causal_lm(
     model_id: str, cache_root: Path, device: torch.device, dtype: torch.dtype
 ) -> LoadedCausalLM:

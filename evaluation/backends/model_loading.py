@@ -10,7 +10,11 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from evaluation.backends.base import Generator
-from evaluation.backends.causal_lm_loading import load_causal_lm, resolve_gguf
+from evaluation.backends.causal_lm_loading import (
+    load_causal_lm,
+    load_causal_lm_tokenizer,
+    resolve_gguf,
+)
 from evaluation.backends.devices import dtype_for
 from evaluation.backends.embedded import (
     EMBEDDED_EMBEDDER_ID,
@@ -96,3 +100,8 @@ class TokenizerCounter:
 def build_token_counter(model_id: str) -> TokenizerCounter:
     local = Path(model_id).is_dir()
     return TokenizerCounter(AutoTokenizer.from_pretrained(model_id, local_files_only=local))
+
+
+def build_generator_token_counter(model_id: str, cache_root: Path) -> TokenizerCounter:
+    """The generator's tokenizer alone: counts as its ``count_tokens`` does, loads no weights."""
+    return TokenizerCounter(load_causal_lm_tokenizer(model_id, cache_root))

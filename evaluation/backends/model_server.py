@@ -3,7 +3,8 @@
 Per role (generator, judge, NLI): ``<ROLE>_API_BASE`` selects a server, ``<ROLE>_API_KEY`` is its
 key and the role's model setting (GENERATOR_MODEL, JUDGE_MODEL, NLI_MODEL) the served model's
 name. Keys come from the environment only: they live in a ``ServerConfig`` that never prints them
-and never reach a job's parameters, a page or a log line.
+and never reach a job's parameters, a page or a log line; a user and password written into the
+URL are masked wherever the URL is named (``crux_app.url_credentials``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from django.conf import settings
+
+from crux_app.url_credentials import mask_credentials
 
 # Results of a served model are recorded under this prefix, so the same weights served and run
 # in the worker are two judges.
@@ -44,8 +47,8 @@ class ServerConfig:
 
     @property
     def where(self) -> str:
-        """URL and model, for messages (never the key)."""
-        return f"model server {self.base_url} (model {self.model!r})"
+        """URL and model, for messages (never the key, nor a user or password in the URL)."""
+        return f"model server {mask_credentials(self.base_url)} (model {self.model!r})"
 
 
 def _server(base: str, key: str, model: str, role: str) -> ServerConfig | None:
@@ -53,7 +56,7 @@ def _server(base: str, key: str, model: str, role: str) -> ServerConfig | None:
         return None
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ModelServerError(f"{role}_API_BASE={base!r} is not an http(s) URL")
+        raise ModelServerError(f"{role}_API_BASE={mask_credentials(base)!r} is not an http(s) URL")
     if not model:
         raise ModelServerError(f"{role}_API_BASE is set: {role}_MODEL must name the served model")
     return ServerConfig(

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 import openai
 
+from crux_app.url_credentials import mask_credentials
 from evaluation.backends import token_usage
 from evaluation.backends.base import Generation, GenerationParams
 from evaluation.backends.model_server import BackendCapabilityError, ModelServerError, ServerConfig
@@ -271,4 +272,5 @@ def _detail(exc: openai.APIStatusError) -> str:
     body = exc.body
     if isinstance(body, dict):
         body = body.get("detail") or body.get("message") or body.get("error") or body
-    return str(body or exc.message)[:DETAIL_CHARS]
+    # A server may echo the request's URL, user and password included.
+    return mask_credentials(str(body or exc.message))[:DETAIL_CHARS]

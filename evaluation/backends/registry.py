@@ -18,6 +18,7 @@ from evaluation.backends.devices import resolve_device
 from evaluation.backends.model_loading import (
     build_embedder,
     build_generator,
+    build_generator_token_counter,
     build_nli,
     build_token_counter,
 )
@@ -94,11 +95,25 @@ def get_embedder() -> Embedder:
 
 
 def get_token_counter() -> TokenCounter:
-    """Density's tokenizer (TOKENIZER_MODEL; the generator's tokenizer when empty)."""
+    """Density's tokenizer (TOKENIZER_MODEL; the generator's tokenizer when empty).
+
+    A tokenizer only, never a model's weights: web processes count tokens for the leaderboard.
+    A process that holds the generator already (a worker) counts with its tokenizer."""
     key = settings.TOKENIZER_MODEL
-    if not key:
-        return get_generator()
-    return _cached("tokenizer", key, lambda: build_token_counter(key))
+    if key:
+        return _cached("tokenizer", key, lambda: build_token_counter(key))
+    if (server := generator_server()) is not None:
+        return get_served(server)  # its count_tokens names TOKENIZER_MODEL as the way out
+    key = settings.GENERATOR_MODEL
+    with _lock:
+        loaded = _instances.get(("generator", key))
+    if loaded is not None:
+        return loaded  # type: ignore[return-value]
+    return _cached(
+        "generator-tokenizer",
+        key,
+        lambda: build_generator_token_counter(key, settings.MODEL_CACHE_DIR),
+    )
 
 
 def clear() -> None:

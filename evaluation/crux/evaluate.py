@@ -52,7 +52,7 @@ RECORD_KEYS = ("run", *METRICS, "missing_judgments", "topics")
 
 @dataclass(frozen=True)
 class EvaluationParams:
-    judge: str | None = None  # judge name; None = the LLM judge with the most ratings
+    judge: str | None = None  # judge name; None = crux_app.judge_choice's default
     tau: float = 3.0
     k: int | str = 10  # or K_ORACLE: |O| per topic
     qrels_source: str | None = None  # None = the source with the most rows

@@ -13,6 +13,7 @@ from django import forms
 from crux_app.jobs.forms import CollectionJobForm
 from crux_app.jobs.service import start_job
 from crux_app.models import Collection, Run, Topic
+from crux_app.topic_lookup import TopicField
 from evaluation.backends.model_ids import judge_model
 from evaluation.crux.job import (
     DEFAULT_BATCH_SIZE,
@@ -57,9 +58,7 @@ class JudgeJobForm(CollectionJobForm):
         empty_label="(any run)",
         help_text="Required for the one-run scope.",
     )
-    topic = forms.ModelChoiceField(
-        queryset=Topic.objects.none(), required=False, empty_label="all topics"
-    )
+    topic = TopicField(required=False, help_text="Blank: all topics.")
     k = forms.IntegerField(
         min_value=1, max_value=1000, required=False, initial=DEFAULT_K, label="Top k"
     )
@@ -104,9 +103,7 @@ class JudgeJobForm(CollectionJobForm):
 
     def __init__(self, *args, collection: Collection, **kwargs) -> None:
         super().__init__(*args, collection=collection, **kwargs)
-        self.fields["topic"].queryset = Topic.objects.filter(collection=collection).order_by(
-            "external_id"
-        )
+        self.fields["topic"].for_collection(collection)
         self.fields["model"].widget.attrs["placeholder"] = configured_judge_model()
 
     def clean(self) -> dict:

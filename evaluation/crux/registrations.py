@@ -3,6 +3,8 @@ comparison sources, its links on the collection and topic pages (called from
 ``CruxConfig.ready``)."""
 
 from crux_app.jobs.catalog import JobKind, register_kind
+from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
+from crux_app.judge_kinds import JudgeKindLabel, register_judge_kind
 from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.agreement.sources import (
@@ -15,8 +17,10 @@ from evaluation.agreement.sources import (
 from evaluation.crux.agreement_sources import load_judgment_table
 from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION, report_coverage_records
 from evaluation.crux.job import DISTRIBUTION, EMBEDDING, EMBEDDING_KIND, KIND, JudgeJobParams
+from evaluation.crux.job_names import judging_description, judging_title
 from evaluation.crux.job_results import judging_results_label, judging_results_url
 from evaluation.crux.leaderboard_columns import GROUP
+from evaluation.crux.method.embedding_rating import PROMPT_VERSION as EMBEDDING_RUBRIC
 from evaluation.crux.topic_summary import SUMMARY as TOPIC_SUMMARY
 from evaluation.leaderboard.columns import register_group
 
@@ -25,6 +29,10 @@ JUDGE_TITLE = "Rate with the configured LLM judge every item it has not rated ye
 # embedding baseline first (seconds), the LLM judge's distribution mode last (minutes on CPU).
 DEMO_COLLECTION = "demo"
 DEMO_K = 10
+# The pages a judging job fills: the coverage matrix and the two cross-method pages; the
+# leaderboard's "judge missing items" offer asks for MISSING_JUDGMENTS (the LLM judge's jobs).
+MATRIX_PAGE = "crux-matrix"
+MISSING_JUDGMENTS = "crux-missing-judgments"
 
 
 def _demo_judge(method: str):
@@ -38,8 +46,16 @@ def _has_outputs(page) -> bool:
     return bool(getattr(page, "outputs", None))
 
 
+def _is_embedding_judge(kind: str, prompt_version: str) -> bool:
+    """The embedding baseline is stored as an ``llm`` judge whose "prompt" is its rubric."""
+    return kind == "llm" and prompt_version == EMBEDDING_RUBRIC
+
+
 def register() -> None:
     register_group(GROUP)
+    register_judge_kind(
+        JudgeKindLabel("embedding", "embedding baseline", _is_embedding_judge, has_prompt=False)
+    )
     register_kind(
         JobKind(
             name=KIND,
@@ -54,6 +70,10 @@ def register() -> None:
             demo_collection=DEMO_COLLECTION,
             results_url=judging_results_url,
             results_label=judging_results_label,
+            feeds=(MATRIX_PAGE, LEADERBOARD, AGREEMENT, MISSING_JUDGMENTS),
+            unit="items",
+            title=judging_title,
+            describe=judging_description,
         )
     )
     register_kind(
@@ -70,6 +90,9 @@ def register() -> None:
             demo_collection=DEMO_COLLECTION,
             results_url=judging_results_url,
             results_label=judging_results_label,
+            feeds=(MATRIX_PAGE, LEADERBOARD, AGREEMENT),
+            unit="items",
+            describe=judging_description,
         )
     )
     for link in [
@@ -83,7 +106,7 @@ def register() -> None:
             "topic",
             90,
             title=JUDGE_TITLE,
-            post_fields={"scope": "collection", "topic": "{topic}"},
+            post_fields={"scope": "collection", "topic": "{topic_id}"},
             collection_url=True,
         ),
         PageLink(
@@ -93,7 +116,7 @@ def register() -> None:
             "topic",
             91,
             title=JUDGE_TITLE,
-            post_fields={"scope": "outputs", "topic": "{topic}"},
+            post_fields={"scope": "outputs", "topic": "{topic_id}"},
             shown=_has_outputs,
             collection_url=True,
         ),

@@ -1,7 +1,8 @@
 """Passage token counts for CRUX density, cached on ``Passage.token_count``.
 
 The tokenizer is TOKENIZER_MODEL (empty: the generator's, i.e. the embedded SmolLM2 one by
-default), loaded through ``evaluation.backends.registry`` only when some count is missing; the
+default), loaded through ``evaluation.backends.registry`` only when some count is missing (a
+tokenizer alone: the leaderboard counts in web processes, which never load model weights); the
 name it is cached under is stored in ``token_count_tokenizer``, so a count made by another
 tokenizer is never reused. ``whitespace`` names a plain whitespace split (fast, for tests and
 quick looks). T(X) of a set of passages is the sum of their counts (joining texts with a

@@ -1,16 +1,20 @@
 """CRUX on the topic page: each run's coverage of the topic, as the coverage matrix computes it
-with its defaults (the LLM judge with the most ratings, tau 3, top-10), from stored judgments."""
+(tau 3, top-10) under the judge the page asks for (else the user's remembered choice, else the
+topic's default judge: ``crux_app.judge_choice``), from stored judgments; with the judges to
+choose from and the warnings when that judge's ratings or the runs' coverages say nothing."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+import numpy as np
 from django.urls import reverse
 
 from crux_app.models import Topic
 from crux_app.topic_summaries import TopicSummary
 from evaluation.crux.job import KIND
+from evaluation.crux.judge_warnings import rating_warnings
 from evaluation.crux.matrix.matrix import (
     DEFAULT_K,
     DEFAULT_TAU,
@@ -19,7 +23,8 @@ from evaluation.crux.matrix.matrix import (
     build_matrix,
     matrix_options,
 )
-from evaluation.crux.matrix.stored import load_stored
+from evaluation.crux.matrix.stored import UNPARSABLE, judgment_array, load_stored, rating_rows
+from evaluation.shared.degenerate import JudgeWarning, tied_runs
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,8 @@ class CruxTopicSummary:
     tau: int
     k: int
     runs: list[RunCoverage] = field(default_factory=list)
+    judges: list[JudgeChoice] = field(default_factory=list)  # the selector's choices
+    warnings: list[JudgeWarning] = field(default_factory=list)  # degenerate judge or ties
 
     @property
     def empty(self) -> bool:
@@ -49,12 +56,29 @@ class CruxTopicSummary:
         return "No judge has rated this topic's passages yet."
 
 
-def topic_summary(topic: Topic) -> CruxTopicSummary:
-    options = matrix_options(topic)
-    judge = options.default_judge
-    summary = CruxTopicSummary(judge, len(options.judges), DEFAULT_TAU, DEFAULT_K)
+def judge_rating_warnings(topic: Topic, ratings: np.ndarray, judge: JudgeChoice) -> list:
+    """Nearly constant or unparsable ratings of the shown judge on this topic."""
+    rows = judgment_array(topic, ratings)
+    values = rows[rows[:, 0] == judge.id][:, 3]
+    parsed = values[values != UNPARSABLE]
+    levels, counts = np.unique(parsed, return_counts=True)
+    histogram = {float(v): int(c) for v, c in zip(levels, counts, strict=True)}
+    n_unparsable = int((values == UNPARSABLE).sum())
+    return rating_warnings(judge.name, histogram, n_unparsable, f"on topic {topic.external_id}")
+
+
+def topic_summary(topic: Topic, judge_id: int | None = None) -> CruxTopicSummary:
+    """Each run's coverage under ``judge_id`` when it rated the topic, else under the topic's
+    default judge (``crux_app.judge_choice.default_judge``)."""
+    ratings = rating_rows(topic)
+    options = matrix_options(topic, ratings)
+    judge = options.preferred_judge([judge_id])
+    summary = CruxTopicSummary(
+        judge, len(options.judges), DEFAULT_TAU, DEFAULT_K, judges=options.judges
+    )
     if judge is None:
         return summary
+    summary.warnings.extend(judge_rating_warnings(topic, ratings, judge))
     matrix_url = reverse("crux-topic", args=[topic.collection_id, topic.pk])
     stored = load_stored(topic, [run.id for run in options.runs])  # one load for all runs
     for run in options.runs:
@@ -74,6 +98,10 @@ def topic_summary(topic: Topic) -> CruxTopicSummary:
                 url=f"{matrix_url}?{urlencode({'judge': judge.id, 'run': run.id})}",
             )
         )
+    values = {r.run.name: r.value for r in summary.runs}
+    tie = tied_runs(f"Coverage@{DEFAULT_K}", values, judge=judge.name)
+    if tie is not None:
+        summary.warnings.append(tie)
     return summary
 
 
@@ -87,4 +115,5 @@ SUMMARY = TopicSummary(
     job_kind=KIND,
     start_url_name="crux-start",
     page_url_name="crux-topic",
+    takes_judge=True,
 )

@@ -31,8 +31,12 @@ class JudgeStartView(JobStartView):
     started_message = "only items the judge has not rated are judged."
 
     def extra_context(self, collection: Collection, form: forms.Form) -> dict[str, object]:
-        data = form.data if form.is_bound else form.initial
-        return {"configured_model": configured_judge_model(), **count_context(collection, data)}
+        context: dict[str, object] = {"configured_model": configured_judge_model()}
+        if form.is_bound:  # a refused POST: its errors, at once
+            return context | count_context(collection, form.data)
+        # Planning the items reads the whole scope (seconds on a large collection): the page
+        # asks for the count once it is shown, as it does when an option changes.
+        return context | {"counting": True}
 
 
 class JudgeCountView(ResearcherRequiredMixin, View):

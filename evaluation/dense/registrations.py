@@ -2,6 +2,7 @@
 column, its three agreement sources and its page link (called from ``DenseConfig.ready``)."""
 
 from crux_app.jobs.catalog import JobKind, collection_page, register_kind
+from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
 from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.dense.agreement_sources import register_sources
@@ -11,6 +12,14 @@ from evaluation.dense.topic_summary import SUMMARY as TOPIC_SUMMARY
 from evaluation.leaderboard.columns import register_column
 
 DEMO_K = 3
+PAGE = "dense"  # its collection and topic pages (crux_app.jobs.feeding)
+
+
+def describe(params) -> str:
+    """ "run bm25, top-3" (", no refinement" / ", no chunking" when switched off)."""
+    text = f"run {params.get('run') or params['run_id']}, top-{params['k']}"
+    off = [name for name in ("refine", "chunking") if params.get(name) is False]
+    return text + "".join(f", no {'refinement' if n == 'refine' else n}" for n in off)
 
 
 def _demo(run, first_topic):
@@ -31,6 +40,9 @@ def register() -> None:
             demo_order=2,
             results_url=collection_page("dense-collection", "dense-topic"),
             results_label="DENSE page",
+            feeds=(PAGE, LEADERBOARD, AGREEMENT),
+            unit="questions",
+            describe=describe,
         )
     )
     register_link(

@@ -19,6 +19,13 @@ PPI_ASSUMPTION = (
     "finds hard, or the first ones, breaks it."
 )
 HISTOGRAM_EDGES = [round(-1 + 0.2 * i, 1) for i in range(11)]
+# Whose grades a metric reads here (the leaderboard reads one qrels source for every judge).
+METRIC_BASIS = {
+    "ndcg": "under each judge's own grades: its passage qrels when it has them, else its "
+    "highest rating of a passage over the sub-questions (not a shared qrels source)",
+    "coverage": "under each judge's own 0-5 ratings (answerable sub-questions covered)",
+    "alpha_ndcg": "under each judge's own 0-5 ratings (answerable sub-questions covered)",
+}
 
 
 def _number(value: float | None) -> float | None:
@@ -36,6 +43,7 @@ def meta(report: JudgeReport) -> dict[str, object]:
         "generated_at": report.generated_at.isoformat(timespec="seconds"),
         "metric": params.metric,
         "metric_label": params.metric_label,
+        "metric_basis": METRIC_BASIS.get(params.metric, ""),
         "k": params.k,
         "judges": {
             "a": report.judge_a.as_dict(),
@@ -64,6 +72,7 @@ def run_ranking(report: JudgeReport) -> dict[str, object]:
             "tau_ap_symmetric": None,
             "n_runs": len(report.ranking_runs),
             "n_topics": len(report.ranking_topics),
+            "not_measurable": "",
             "runs": [],
         }
     rank_a, rank_b = _ranks(ranking.mean_a), _ranks(ranking.mean_b)
@@ -77,6 +86,8 @@ def run_ranking(report: JudgeReport) -> dict[str, object]:
         "tau_ap_symmetric": ranking.tau_ap_symmetric,
         "n_runs": ranking.n_runs,
         "n_topics": ranking.n_topics,
+        # Set (and every coefficient None) when the runs are too few to measure agreement.
+        "not_measurable": ranking.not_measurable,
         "runs": [
             {
                 "run": name,

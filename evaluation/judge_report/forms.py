@@ -35,7 +35,7 @@ def judge_names(collection: Collection) -> list[tuple[str, str]]:
         return f"ensemble: {found.description}{', stale' if found.stale else ''}"
 
     names = [
-        (j.name, f"{j.name} ({kind(j.name, j.kind)}, {j.n_judgments} ratings)") for j in judges
+        (j.name, f"{j.name} ({kind(j.name, j.kind_name)}, {j.n_judgments} ratings)") for j in judges
     ]
     names += [(s, f"{s} ({kind(s, 'qrels')}, {n} rows)") for s, n in sources]
     return names

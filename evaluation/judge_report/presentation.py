@@ -111,6 +111,7 @@ def context(report: JudgeReport) -> dict[str, object]:
         "meta": data["meta"],
         "level": f"{level:.0%}",
         "headline": {
+            "not_measurable": ranking.get("not_measurable", ""),
             "kendall_tau": number(ranking["kendall_tau"]),
             "kendall_tau_ci": interval(ranking["kendall_tau_ci"]),
             "tau_ap": number(ranking["tau_ap"]),

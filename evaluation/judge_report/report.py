@@ -41,6 +41,7 @@ from evaluation.judge_report.scores import (
     Axes,
     collection_axes,
     judge_kind,
+    judge_kind_text,
     judge_scores,
     top_k,
 )
@@ -78,9 +79,14 @@ class JudgeSide:
     name: str
     kind: str  # llm, human, ensemble, or qrels (a qrels source with no Judge row)
     ensemble: EnsembleStatus | None = None  # members, combiner, staleness of an ensemble
+    kind_label: str = ""  # the kind in words (e.g. "embedding baseline" for an llm row)
 
     def as_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {"name": self.name, "kind": self.kind}
+        out: dict[str, object] = {
+            "name": self.name,
+            "kind": self.kind,
+            "kind_label": self.kind_label or self.kind,
+        }
         if self.ensemble is not None:
             out["ensemble"] = self.ensemble.as_dict()
         return out
@@ -194,7 +200,10 @@ def build_report(collection: Collection, params: JudgeReportParams) -> JudgeRepo
     axes = collection_axes(collection)
     names = (params.judge_a, params.judge_b)
     ensembles = ensemble_statuses(collection, names)
-    sides = [JudgeSide(name, judge_kind(name), ensembles.get(name)) for name in names]
+    sides = [
+        JudgeSide(name, judge_kind(name), ensembles.get(name), judge_kind_text(name))
+        for name in names
+    ]
     rankings = top_k(axes, params.k) if params.metric == "ndcg" else None
     scores = [
         judge_scores(collection, s.name, params.metric, params.k, axes, rankings) for s in sides

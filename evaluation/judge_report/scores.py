@@ -28,6 +28,7 @@ from crux_app.inputs import (
     resolve_judge,
     resolve_runs,
 )
+from crux_app.judge_kinds import kind_label
 from crux_app.models import Collection, Judge, Judgment, PassageQrel, RunEntry, Topic
 from crux_app.query_arrays import int_columns
 from evaluation.leaderboard.columns import LeaderboardParams, per_topic_values
@@ -66,6 +67,12 @@ def judge_kind(name: str) -> str:
     """``llm`` or ``human`` for a Judge row, ``qrels`` for a name that is only a qrels source."""
     kind = Judge.objects.filter(name=name).values_list("kind", flat=True).first()
     return kind or "qrels"
+
+
+def judge_kind_text(name: str) -> str:
+    """The judge's kind as pages list it (``crux_app.judge_kinds``; "qrels" for a source)."""
+    row = Judge.objects.filter(name=name).values_list("kind", "prompt_version").first()
+    return kind_label(*row) if row else "qrels"
 
 
 def _unknown(collection: Collection, name: str) -> EvaluationInputError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.utils.http import content_disposition_header
 from django.views import View
 
 from annotation.selection import SelectionError
@@ -69,8 +70,9 @@ class JudgeReportView(ResearcherRequiredMixin, View):
         if fmt in EXPORTS:
             render_fn, content_type, extension = EXPORTS[fmt]
             response = HttpResponse(render_fn(report), content_type=content_type)
-            name = f"judge-report-{collection.name}.{extension}".replace('"', "")
-            response["Content-Disposition"] = f'attachment; filename="{name}"'
+            # Quotes, CR/LF and non-ASCII in a (possibly older) name are escaped or encoded.
+            name = f"judge-report-{collection.name}.{extension}"
+            response["Content-Disposition"] = content_disposition_header(True, name)
             return response
         query = request.GET.copy()
         query.pop("format", None)

@@ -30,7 +30,7 @@ K_ORACLE = "oracle"  # k = |O|, the size of each topic's oracle, instead of a fi
 class LeaderboardParams:
     """What every column reads: judge, relevance threshold tau, depth k, qrels source."""
 
-    judge: str | None = None  # judge name; None = the LLM judge with the most ratings
+    judge: str | None = None  # judge name; None = crux_app.judge_choice's default
     tau: float = 3.0
     k: int | str = 10  # or K_ORACLE
     qrels_source: str | None = None  # None = the source with the most rows

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from crux_app.inputs import JudgeInfo
+from crux_app.judge_choice import default_rule
 from evaluation.leaderboard.columns import K_ORACLE, LeaderboardParams
 from evaluation.leaderboard.table import default_sort, sort_keys
 
@@ -56,8 +57,8 @@ class EvaluationForm(forms.Form):
         self, data, *, judges: list[JudgeInfo], sources: list[tuple[str, int]], **kwargs
     ) -> None:
         super().__init__(data, **kwargs)
-        self.fields["judge"].choices = [("", "default (LLM judge with most ratings)")] + [
-            (j.name, f"{j.name} ({j.kind}, {j.n_judgments})") for j in judges
+        self.fields["judge"].choices = [("", f"({default_rule()})")] + [
+            (j.name, f"{j.name} ({j.kind_name}, {j.n_judgments})") for j in judges
         ]
         self.fields["qrels_source"].choices = [("", "default (most rows)")] + [
             (s, f"{s} ({n})") for s, n in sources

@@ -13,7 +13,7 @@ from crux_app.models import Collection, Run
 from evaluation.leaderboard.columns import Column, LeaderboardParams, columns, groups
 from evaluation.leaderboard.depths import CellNote, DepthOption, Depths, collection_depths
 from evaluation.shared.degenerate import JudgeWarning, tied_runs
-from evaluation.shared.metric_agreement import AgreementMatrix, kendall_matrix
+from evaluation.shared.metric_agreement import AgreementMatrix, kendall_matrix, not_measurable
 
 TABLE_ANCHOR = "#leaderboard-table"
 
@@ -79,6 +79,12 @@ class Leaderboard:
     def any_tau(self) -> bool:
         """Whether any pair of columns has a defined tau (one run: none has)."""
         return any(t.tau is not None for t in self.agreement.taus.values())
+
+    @property
+    def tau_not_measurable(self) -> str:
+        """Why no tau is shown when the runs are too few to measure ranking agreement ("")."""
+        n = self.agreement.too_few_runs
+        return not_measurable(n) if n is not None else ""
 
     def tau_rows(self) -> list[tuple[str, list[Any]]]:
         """(column label, TauResult per column) rows of the agreement matrix."""

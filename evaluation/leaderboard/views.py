@@ -14,6 +14,7 @@ from crux_app.inputs import (
     collection_judges,
     qrels_sources,
 )
+from crux_app.judge_choice import remember_judge, remembered_judge
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.leaderboard.board_cache import leaderboard, page_inputs, topic_links
@@ -87,6 +88,20 @@ def _bound_form(
     return cls(data, judges=judges, sources=sources)
 
 
+def judge_memory(request: HttpRequest, collection: Collection, judges: list[JudgeInfo]) -> dict:
+    """The ``judge`` default of the form: the user's last choice on this collection when the
+    request names no judge; a request that names one (or "" for the default) is remembered."""
+    if "judge" in request.GET:
+        named = request.GET.get("judge") or ""
+        found = next((j for j in judges if j.name == named), None)
+        if found is not None or not named:
+            remember_judge(request.session, collection.pk, found.id if found else None)
+        return {}
+    remembered = remembered_judge(request.session, collection.pk)
+    found = next((j for j in judges if j.id == remembered), None)
+    return {"judge": found.name} if found else {}
+
+
 def _is_partial(request: HttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.boosted
 
@@ -107,7 +122,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
             request,
             inputs.judges,
             inputs.sources,
-            {"k": str(depths.default_k())},
+            {"k": str(depths.default_k()), **judge_memory(request, collection, inputs.judges)},
         )
         context: dict[str, object] = {"collection": collection, "form": form, "depths": depths}
         status = 200

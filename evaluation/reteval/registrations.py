@@ -3,6 +3,7 @@ column, the failure-category agreement source and its page link (called from
 ``RetevalConfig.ready``)."""
 
 from crux_app.jobs.catalog import JobKind, collection_page, register_kind
+from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
 from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.reteval.agreement_source import register_failure_category_source
@@ -12,6 +13,15 @@ from evaluation.reteval.topic_summary import SUMMARY as TOPIC_SUMMARY
 
 DEMO_QUESTIONS = 3
 DEMO_KS = (1, 3)
+PAGE = "reteval"  # its collection and question pages (crux_app.jobs.feeding)
+
+
+def describe(params) -> str:
+    """ "run bm25, k = 1, 3" (", first 3 questions" when the job is capped)."""
+    ks = ", ".join(str(k) for k in params["ks"])
+    text = f"run {params.get('run') or params['run_id']}, k = {ks}"
+    limit = params.get("max_questions")
+    return text + (f", first {limit} questions" if limit else "")
 
 
 def _demo(run, first_topic):
@@ -34,6 +44,9 @@ def register() -> None:
             demo_order=1,
             results_url=collection_page("reteval-collection", "reteval-topic"),
             results_label="LLM-retEval page",
+            feeds=(PAGE, LEADERBOARD, AGREEMENT),
+            unit="questions",
+            describe=describe,
         )
     )
     register_link(

@@ -14,6 +14,7 @@ from crux_app.models import Collection, Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.reteval.failures import category_counts, create_failure_campaign, failure_rows
 from evaluation.reteval.forms import FailureCampaignForm, RetEvalFilterForm, RetEvalJobForm
+from evaluation.reteval.judge_warnings import saturation_warnings
 from evaluation.reteval.page import topic_page
 from evaluation.reteval.table import RetEvalInputError, build_table, judges, row_dict, table_figure
 
@@ -47,9 +48,11 @@ class RetEvalCollectionView(ResearcherRequiredMixin, View):
             form.add_error(error.field if error.field in form.fields else None, str(error))
             return render(request, self.template, context, status=400)
         rows = failure_rows(collection, table.judge, run, k) if table.judge else []
+        records = [row_dict(r) for r in table.rows]
         context |= {
             "table": table,
-            "records": [row_dict(r) for r in table.rows],
+            "records": records,
+            "warnings": saturation_warnings(table.judge, records) if table.judge else [],
             "figure": table_figure(table),
             "failures": rows,
             "counts": category_counts(rows),

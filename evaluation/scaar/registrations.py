@@ -12,6 +12,15 @@ def _demo(run, first_topic):
     return ScaarJobParams().as_params(), None
 
 
+PAGE = "scaar"  # its collection page (crux_app.jobs.feeding)
+
+
+def describe(params) -> str:
+    """ "every generated answer, k = 3" or "system bm25-rag, k = 3"."""
+    system = params.get("system")
+    return f"{f'system {system}' if system else 'every generated answer'}, k = {params['k']}"
+
+
 def register() -> None:
     register_kind(
         JobKind(
@@ -26,6 +35,9 @@ def register() -> None:
             demo_order=4,  # last: it analyses the answers the other demo jobs generated
             results_url=collection_page("scaar-collection"),
             results_label="SCAAR word contributions",
+            feeds=(PAGE,),
+            unit="answers",
+            describe=describe,
         )
     )
     register_link(

@@ -26,3 +26,18 @@ def delta_seper_k_topics(collection: Collection, run_names: list[str]) -> dict[i
     for row in rows:
         out.setdefault(row["k"], {})[row["run__name"]] = row["topics"]
     return out
+
+
+def stored_depths(collection: Collection) -> list[int]:
+    """The ks some run's top-k context was scored at (latest setting), deepest first."""
+    runs = list(collection.runs.values_list("name", flat=True))
+    return sorted(delta_seper_k_topics(collection, runs), reverse=True)
+
+
+def shown_depth(collection: Collection, default: int) -> int:
+    """The k a page shows without one asked for: the k the SePer jobs ran at (the one with the
+    most topics scored, the deepest on a tie), else ``default``."""
+    by_k = delta_seper_k_topics(collection, list(collection.runs.values_list("name", flat=True)))
+    if not by_k:
+        return default
+    return max(by_k, key=lambda k: (sum(by_k[k].values()), k))

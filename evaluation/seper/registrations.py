@@ -3,6 +3,7 @@ source, the Delta-SePer leaderboard column and its page links (called from
 ``SeperConfig.ready``)."""
 
 from crux_app.jobs.catalog import JobKind, collection_page, register_kind
+from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
 from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.agreement.sources import (
@@ -19,6 +20,14 @@ from evaluation.seper.leaderboard_depths import delta_seper_k_topics
 from evaluation.seper.topic_summary import SUMMARY as TOPIC_SUMMARY
 
 DEMO_K = 3
+PAGE = "seper"  # its correlations and topic pages (crux_app.jobs.feeding)
+
+
+def describe(params) -> str:
+    """ "run bm25, top-3, 5 samples" (no run: the baseline and the gold passages only)."""
+    run = params.get("run") or params.get("run_id")
+    where = f"run {run}, top-{params['k']}" if run else "no run: baseline and gold passages"
+    return f"{where}, {params['n_samples']} samples"
 
 
 def _demo(run, first_topic):
@@ -48,6 +57,9 @@ def register() -> None:
             demo_order=3,
             results_url=collection_page("seper-collection", "seper-topic"),
             results_label="SePer page",
+            feeds=(PAGE, LEADERBOARD, AGREEMENT),
+            unit="questions",
+            describe=describe,
         )
     )
     register_link(PageLink("seper-start", "Score SePer…", "seper-start", "collection", 50))

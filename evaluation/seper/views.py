@@ -20,6 +20,7 @@ from evaluation.seper.correlations import seper_correlations
 from evaluation.seper.forms import SeperJobForm
 from evaluation.seper.job import DEFAULT_K
 from evaluation.seper.labels import ClusterEquivalenceForm, ResponseEquivalenceForm
+from evaluation.seper.leaderboard_depths import shown_depth, stored_depths
 from evaluation.seper.models import AnswerEquivalenceLabel
 from evaluation.seper.page import seper_page
 
@@ -88,7 +89,9 @@ class SeperCorrelationsView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
         collection = get_object_or_404(Collection, pk=collection_pk)
         data = request.GET.copy()
-        data.setdefault("k", str(DEFAULT_K))
+        # Without a k asked for, the k the jobs ran at (not the start form's default).
+        if not data.get("k"):
+            data["k"] = str(shown_depth(collection, DEFAULT_K))
         data.setdefault("tau", "3")
         form = EvaluationForm(
             data, judges=collection_judges(collection), sources=qrels_sources(collection)
@@ -100,5 +103,11 @@ class SeperCorrelationsView(ResearcherRequiredMixin, View):
             except EvaluationInputError as failure:
                 error = str(failure)
         status = 200 if result is not None else 400
-        context = {"collection": collection, "form": form, "result": result, "error": error}
+        context = {
+            "collection": collection,
+            "form": form,
+            "result": result,
+            "error": error,
+            "stored_ks": stored_depths(collection),
+        }
         return render(request, self.template, context, status=status)

@@ -12,7 +12,9 @@ The checks:
 - agreement whose confidence interval includes chance (``CHANCE``: 0 for kappa, alpha and
   rank correlations);
 - no context helps: every Delta (e.g. Delta-SePer) <= 0, the gold context's included;
-- every question uncertain, or none (e.g. DENSE's DSE above its threshold).
+- every question uncertain, or none (e.g. DENSE's DSE above its threshold);
+- a score that is the same everywhere (every run and k, e.g. LLM-retEval@k at 1.0) while a
+  score it should follow (answer accuracy) differs.
 
 No Django, no model: plain sequences and mappings in, dataclasses out.
 """
@@ -38,6 +40,8 @@ TIED = "tied_runs"
 CHANCE_LEVEL = "chance_agreement"
 NO_GAIN = "no_context_gain"
 UNIFORM = "uniform_uncertainty"
+SAME = "same_everywhere"
+CEILING = 1.0  # a score's largest value (a share of questions)
 TITLES = {
     CONSTANT: "nearly constant",
     UNPARSABLE: "unparsable outputs",
@@ -45,6 +49,7 @@ TITLES = {
     CHANCE_LEVEL: "chance agreement",
     NO_GAIN: "no context helps",
     UNIFORM: "uncertainty says nothing",
+    SAME: "same value everywhere",
 }
 
 
@@ -313,3 +318,47 @@ def uniform_uncertainty(
         "does not tell the questions apart."
     )
     return JudgeWarning(UNIFORM, who, message, {"questions": n, "uncertain": hits})
+
+
+def same_everywhere(
+    who: str,
+    metric: str,
+    values: Mapping[str, float | None],
+    contrast: Mapping[str, float | None],
+    contrast_name: str,
+) -> JudgeWarning | None:
+    """A warning when ``metric`` has one value on every row with one (rows: e.g. "bm25 k=3"),
+    at least two rows or one at ``CEILING``, while ``contrast`` (a score of the same rows that
+    it should follow, e.g. answer accuracy) differs from that value on some row."""
+    defined = {k: float(v) for k, v in values.items() if v is not None and not math.isnan(v)}
+    if not defined:
+        return None
+    first = next(iter(defined.values()))
+    if not all(_same(v, first) for v in defined.values()):
+        return None
+    if len(defined) < 2 and not _same(first, CEILING):
+        return None
+    others = {
+        k: float(v)
+        for k, v in contrast.items()
+        if k in defined and v is not None and not math.isnan(v)
+    }
+    differing = {k: v for k, v in others.items() if not _same(v, first)}
+    if not differing:
+        return None
+    shown = ", ".join(f"{k}: {v:.3f}" for k, v in list(differing.items())[:SHOWN_VALUES])
+    if len(differing) > SHOWN_VALUES:
+        shown += f" and {len(differing) - SHOWN_VALUES} more"
+    message = (
+        f"{who}: {metric} is {first:.3f} on every one of {len(defined)} row(s) while "
+        f"{contrast_name} differs ({shown}): the score does not tell the rows apart, and "
+        f"disagrees with {contrast_name}."
+    )
+    figures = {
+        "metric": metric,
+        "value": first,
+        "rows": len(defined),
+        "contrast": contrast_name,
+        "differing": differing,
+    }
+    return JudgeWarning(SAME, who, message, figures)

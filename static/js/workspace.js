@@ -1,15 +1,18 @@
-/* Annotation workspace: keyboard answers, span selection, drafts, time on item, and the
-   prefetched next item.
+/* Annotation workspace: keyboard answers, drafts, time on item, and the prefetched next item
+   (spans, by mouse or by keys, are static/js/workspace_spans.js).
 
    The item on screen is #item-slot .ws-item. As soon as it shows, the next item is fetched in
    the background (the server reserves it). Submit posts the answer with htmx; only when the
    server has stored it (2xx) does the prefetched item replace the current one, so the swap is
    instant and nothing is shown before its predecessor is saved. Keys: 0-5 / y n / a category's
-   letter answer, Enter submits, s skips, u undoes the last submission (the server reopens it
-   only if it is still the annotator's latest; the button is #ws-back .ws-undo), arrows move
-   between sub-questions, g opens the guidelines. The failure categories come with the page
-   (each choice's data-key): the server's vocabulary is their only definition. The change cue
-   between items is static/js/workspace_cue.js. */
+   letter answer, Enter submits (on a focused link or button it does that control's own
+   action), s skips, u undoes the last submission (the server reopens it only if it is still
+   the annotator's latest; the button is #ws-back .ws-undo), p opens the previous item, arrows
+   move between sub-questions, g opens the guidelines, j / k move a sentence cursor through
+   the passage or report and m marks the sentence as the span (static/js/workspace_spans.js).
+   The failure categories come with the page (each choice's data-key): the server's
+   vocabulary is their only definition. The change cue between items is
+   static/js/workspace_cue.js. */
 (function () {
   "use strict";
 
@@ -32,7 +35,7 @@
     hiddenSince: null,
     focus: 0, // report coverage: index of the sub-question keys apply to
     draftTimer: null,
-    selectionTimer: null,
+    draftDue: null, // the form whose draft waits on draftTimer
     submitting: false, // an answer is on its way: undo waits
     undoing: false, // an undo is on its way: keys wait
   };
@@ -42,8 +45,14 @@
   function currentForm() { var item = current(); return item ? item.querySelector("form.ws-form") : null; }
 
   function hint(text) {
-    var el = current() && current().querySelector(".ws-hint");
-    if (el) el.textContent = text || "";
+    var item = current();
+    var el = item && item.querySelector(".ws-hint");
+    if (!el) return;
+    el.textContent = text || "";
+    // The footer grows with the hint: keep the sub-question in hand clear of it.
+    if (item.dataset.task === "report_coverage") showFocus(item);
+    // Only the error shows: the previous action's "Answer saved" no longer applies.
+    if (text) status("");
   }
 
   /* The workspace's status line (#ws-status): what the last action did. */
@@ -140,6 +149,8 @@
     if (!input) return false;
     input.checked = true;
     input.dispatchEvent(new Event("change", { bubbles: true }));
+    var choice = input.closest("label") || input; // the answer given is in view, not under the footer
+    window.workspaceReveal(choice, choice.getBoundingClientRect());
     return true;
   }
 
@@ -171,8 +182,12 @@
   function showFocus(item) {
     rows(item).forEach(function (row, i) {
       row.classList.toggle("focused", i === state.focus);
-      if (i === state.focus) row.scrollIntoView({ block: "nearest" });
+      if (i === state.focus) {
+        row.scrollIntoView({ block: "nearest" });
+        window.workspaceReveal(row, row.getBoundingClientRect());
+      }
     });
+    document.dispatchEvent(new CustomEvent("ws:focus"));
   }
 
   function moveFocus(item, delta) {
@@ -213,6 +228,14 @@
     if (form && !form.dataset.sent) form.requestSubmit();
   }
 
+  /* The annotator's previous item (their latest submission), read-only, on its own page. */
+  function openPrevious() {
+    var link = document.querySelector("#ws-back .ws-back-link");
+    if (!link) { status("No previous item yet: submit one first."); return; }
+    flushDraft();
+    window.location.assign(link.href);
+  }
+
   function undoLast() {
     if (state.submitting || state.undoing) return;
     var button = document.querySelector("#ws-back .ws-undo");
@@ -226,67 +249,29 @@
     if (button && !item.querySelector("form").dataset.sent) button.click();
   }
 
-  /* ---- span selection: offsets in code points of the shown text -------------------------- */
-
-  /* The form fields the span goes to: the rationale, or the focused sub-question's span. */
-  function spanFields(item) {
-    if (item.dataset.task !== "report_coverage") {
-      return { text: "rationale", start: "rationale_start", end: "rationale_end" };
-    }
-    var row = rows(item)[state.focus];
-    if (!row) return null;
-    var pos = row.dataset.position;
-    return { text: "span_" + pos, start: "span_start_" + pos, end: "span_end_" + pos };
-  }
-
-  function setSpan(item, fields, chosen, start) {
-    var form = item.querySelector("form");
-    if (!form.elements[fields.text]) return;
-    form.elements[fields.text].value = chosen;
-    form.elements[fields.start].value = chosen ? start : "";
-    form.elements[fields.end].value = chosen ? start + Array.from(chosen).length : "";
-    var shown = item.querySelector('.ws-span[data-for="' + fields.text + '"]');
-    if (shown) {
-      shown.textContent = chosen || shown.dataset.empty || "";
-      shown.classList.toggle("placeholder-text", !chosen && !!shown.dataset.empty);
-    }
-    scheduleDraft(form);
-  }
-
-  function captureSelection() {
-    var item = current();
-    var sel = window.getSelection();
-    if (!item || !sel || sel.isCollapsed || sel.rangeCount === 0) return;
-    var range = sel.getRangeAt(0);
-    var text = item.querySelector(".ws-selectable");
-    if (!text || !text.contains(range.startContainer) || !text.contains(range.endContainer)) return;
-    var fields = spanFields(item);
-    if (!fields) return;
-    var before = document.createRange();
-    before.selectNodeContents(text);
-    before.setEnd(range.startContainer, range.startOffset);
-    setSpan(item, fields, range.toString(), Array.from(before.toString()).length);
-  }
-
-  function clearSpan() {
-    var item = current();
-    var fields = item && spanFields(item);
-    if (fields) setSpan(item, fields, "", 0);
-  }
-
   /* ---- drafts: kept on the server so leaving and coming back resumes ---------------------- */
 
   function scheduleDraft(form) {
     window.clearTimeout(state.draftTimer);
+    state.draftDue = form;
     state.draftTimer = window.setTimeout(function () { saveDraft(form); }, 400);
   }
 
   function saveDraft(form) {
+    state.draftDue = null;
     var item = form.closest(".ws-item");
     if (!item || form.dataset.sent || !document.body.contains(form)) return;
     fetch(item.dataset.draftUrl, {
-      method: "POST", credentials: "same-origin", body: new FormData(form),
+      method: "POST", credentials: "same-origin", body: new FormData(form), keepalive: true,
     }).catch(function () { /* a lost draft only costs re-answering; the submit is what counts */ });
+  }
+
+  /* Leaving the page (previous item, a link): the choice made in the last 400 ms goes too. */
+  function flushDraft() {
+    var form = state.draftDue;
+    if (!form) return;
+    window.clearTimeout(state.draftTimer);
+    saveDraft(form);
   }
 
   /* ---- events -------------------------------------------------------------------------- */
@@ -297,6 +282,9 @@
     if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !/radio|checkbox|hidden/.test(t.type)))) return;
     var item = current();
     var key = event.key;
+    // Enter on a focused link or button (previous item, My campaigns, Log out, Skip) is that
+    // control's own action, never the answer's submit.
+    if (key === "Enter" && t && t.closest && t.closest("a[href], button, summary, select")) return;
     if (state.undoing) { event.preventDefault(); return; }
     if (key === "g") {
       var panel = document.getElementById("ws-guidelines");
@@ -304,12 +292,12 @@
       return;
     }
     if (key === "u" || key === "U") { event.preventDefault(); undoLast(); return; }
+    if (key === "p" || key === "P") { event.preventDefault(); openPrevious(); return; }
     if (!item) return;
     var form = item.querySelector("form");
     var task = item.dataset.task;
     if (key === "Enter") { event.preventDefault(); submitCurrent(); return; }
     if (key === "s" || key === "S") { event.preventDefault(); skipCurrent(); return; }
-    if (key === "Escape") { clearSpan(); return; }
     if (task === "report_coverage") {
       if (key === "ArrowDown" || key === "ArrowRight") { event.preventDefault(); moveFocus(item, 1); }
       else if (key === "ArrowUp" || key === "ArrowLeft") { event.preventDefault(); moveFocus(item, -1); }
@@ -336,11 +324,7 @@
     if (form) scheduleDraft(form);
   });
 
-  document.addEventListener("mouseup", function () { window.setTimeout(captureSelection, 0); });
-  document.addEventListener("selectionchange", function () {
-    window.clearTimeout(state.selectionTimer);
-    state.selectionTimer = window.setTimeout(captureSelection, 120);
-  });
+  window.addEventListener("pagehide", flushDraft);
 
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) state.hiddenSince = performance.now();

@@ -21,6 +21,7 @@ def prolific_campaign(**settings):
         "prolific_enabled": True,
         "prolific_completion_code": "C1X2Y3Z4",
         "prolific_redirect_url": "https://app.prolific.com/submissions/complete?cc=C1X2Y3Z4",
+        "prolific_study_id": STUDY,
         **settings,
     }
     return make_campaign(overlap=1, **settings)
@@ -46,16 +47,28 @@ def test_arrival_creates_a_logged_in_annotator_without_password(client):
     assert Assignment.objects.filter(annotator=user).count() == 1
 
 
-def test_a_second_arrival_resumes_the_same_annotator_and_item(client):
+def test_a_second_arrival_in_the_same_browser_resumes_the_same_annotator_and_item(client):
     campaign = prolific_campaign()
     client.get(arrival(campaign), PARAMS)
     client.get(reverse("annotation-workspace", args=[campaign.slug]))
     held = Assignment.objects.get()
-    other_browser = Client()
-    other_browser.get(arrival(campaign), PARAMS)
-    html = other_browser.get(reverse("annotation-workspace", args=[campaign.slug])).content
+    response = client.get(arrival(campaign), PARAMS)
+    assert response.url == reverse("annotation-workspace", args=[campaign.slug])
+    html = client.get(response.url).content
     assert f'data-assignment="{held.pk}"'.encode() in html
     assert AnnotatorProfile.objects.get().prolific_session_id == SESSION
+    assert get_user_model().objects.filter(username__startswith="prolific-").count() == 1
+
+
+def test_the_same_link_in_another_browser_is_refused(client):
+    campaign = prolific_campaign()
+    client.get(arrival(campaign), PARAMS)
+    other_browser = Client()
+    response = other_browser.get(arrival(campaign), PARAMS)
+    assert response.status_code == 403
+    assert "already used to start the study in another browser" in response.content.decode()
+    workspace = other_browser.get(reverse("annotation-workspace", args=[campaign.slug]))
+    assert workspace.status_code == 302 and "/login/" in workspace.url  # not logged in
     assert get_user_model().objects.filter(username__startswith="prolific-").count() == 1
 
 

@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_DIRS = {".venv", ".git", "var", "node_modules", "__pycache__", "staticfiles"}
 # Literal strings that name a place beside the checkout (the old shared-samples folder, a
 # workspace's absolute paths) or climb out of the tree from wherever they are read.
-OUTSIDE = re.compile(r"(^|[\s\"'=(])(\.\./)+(shared|samples|seeds)\b|/work/|\bshared/(samples|seeds)\b")
+OUTSIDE = re.compile(
+    r"(^|[\s\"'=(])(\.\./)+(shared|samples|seeds)\b|/work/|\bshared/(samples|seeds)\b"
+)
 
 
 def _files(*suffixes: str) -> list[Path]:

@@ -180,6 +180,7 @@ def test_prolific_arrival_to_completion_code_and_redirect(live_server, page, pag
         prolific_enabled=True,
         prolific_completion_code="CRUX2024",
         prolific_redirect_url=back,
+        prolific_study_id="b" * 24,
     )
     arrival = reverse("annotation-prolific", args=[campaign.slug])
     pid, study, session = "a" * 24, "b" * 24, "c" * 24  # Prolific ids: 24 hex characters

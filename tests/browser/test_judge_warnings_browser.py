@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.evaluation.crux.degenerate_collection import SPREAD, make_flat_collection
+from tests.evaluation.crux.degenerate_collection import FLAT, SPREAD, make_flat_collection
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +24,8 @@ def test_a_researcher_sees_the_degenerate_judge_warning(
     flat = make_flat_collection()
     page = login("rita", "research-pass-1")
     url = reverse("leaderboard", args=[flat.collection.pk])
-    page.goto(f"{live_server.url}{url}?k=2")
+    # The default judge is the annotator (a person who rated every item): flat-llm is asked for.
+    page.goto(f"{live_server.url}{url}?k=2&judge={FLAT}")
 
     warnings = page.locator(".judge-warnings")
     expect(warnings).to_be_visible()
@@ -42,8 +43,8 @@ def test_a_researcher_sees_the_degenerate_judge_warning(
     expect(page.locator("#leaderboard-params")).to_contain_text(SPREAD)
     expect(page.locator('.judge-warnings li[data-kind="constant_ratings"]')).to_have_count(0)
 
-    # Back to the default judge, then follow the link to its ratings on the matrix.
-    page.goto(f"{live_server.url}{url}?k=2")
+    # Back to flat-llm, then follow the link to its ratings on the matrix.
+    page.goto(f"{live_server.url}{url}?k=2&judge={FLAT}")
     page.locator('li[data-kind="constant_ratings"] a.judge-warning-link').click()
     expect(page).to_have_url(re.compile(r"/topics/\d+/crux/\?judge=\d+$"))
     matrix_warning = page.locator('.judge-warnings li[data-judge="flat-llm"]')

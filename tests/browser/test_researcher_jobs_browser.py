@@ -75,15 +75,20 @@ def test_the_options_page_counts_items_and_the_job_page_queues_links_and_cancels
     assert sent_tasks == [job.pk] and job.params["k"] == 2
     queue = page.locator("#job-queue")
     expect(queue).to_contain_text("Not started: position 2 on the gpu queue")
-    expect(queue).to_contain_text("1 pending job ahead, 0 running")
+    expect(queue).to_contain_text("1 pending job ahead, 0 running on the queue")
     results = page.locator("#job-results")
     expect(results).to_have_text("Leaderboard of the collection →")
     screenshot("job-pending")
 
-    page.get_by_role("button", name="Cancel job").click()
+    expect(page.locator("#job-workers")).to_contain_text("No worker is serving the gpu queue")
+    page.get_by_role("link", name="Cancel job…").click()  # asks first, no script needed
+    expect(page.locator("#cancel-confirm")).to_contain_text(
+        "It has not started: it will not start."
+    )
+    page.get_by_role("button", name="Yes, cancel the job").click()
     expect(page.locator("#job-status .badge")).to_have_text("Cancelled")
     expect(page.locator("#job-message")).to_have_text("cancelled before a worker started it")
-    expect(page.get_by_role("button", name="Cancel job")).to_have_count(0)
+    expect(page.get_by_role("link", name="Cancel job…")).to_have_count(0)
     expect(page.get_by_role("button", name="Resume")).to_be_visible()
     expect(page.locator("#job-status")).not_to_have_attribute("hx-trigger", re.compile("."))
     job.refresh_from_db()
@@ -125,7 +130,8 @@ def test_a_running_job_shows_the_time_left_and_stops_between_batches_when_cancel
         eta = page.locator("#job-eta")
         expect(eta).to_contain_text(re.compile(r"About .+ left at [\d.]+ items/s so far\."))
         screenshot("job-running")
-        page.get_by_role("button", name="Cancel job").click()
+        page.get_by_role("link", name="Cancel job…").click()
+        page.get_by_role("button", name="Yes, cancel the job").click()
         expect(page.locator("#job-status .badge")).to_have_text("Cancelled", timeout=20_000)
     finally:
         worker.join(timeout=BATCHES * BATCH_S + 10)

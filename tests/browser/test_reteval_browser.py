@@ -20,7 +20,7 @@ def test_researcher_browses_failures_and_creates_a_campaign(
     run_scenario(data)
     page = login("rita", "research-pass-1")
     page.goto(f"{live_server.url}/collections/{data.collection.pk}/")
-    page.get_by_role("link", name="LLM-retEval").click()
+    page.get_by_role("link", name="LLM-retEval", exact=True).click()
 
     expect(page).to_have_url(re.compile(rf"/collections/{data.collection.pk}/reteval/$"))
     expect(page.locator("#reteval-table tbody tr")).to_have_count(2)

@@ -1,4 +1,4 @@
-"""import_crux_labeling on the platform-layout test data, a ten-topic release, and spoiled inputs."""
+"""import_crux_labeling on the platform-layout test data, a ten-topic release, spoiled inputs."""
 
 import json
 

@@ -4,6 +4,7 @@ stored results kept, a finished one is refused; a cancelled job can be resumed."
 import pytest
 from django.urls import reverse
 
+from crux_app.jobs.names import job_title
 from crux_app.jobs.runner import fail_job_on_error, job_to_run, run_batches
 from crux_app.jobs.service import (
     CANCELLED_PENDING_MESSAGE,
@@ -109,13 +110,16 @@ def test_the_cancel_button_posts_and_says_what_happens(researcher_client):
     pending, running, done = _job(), _job(Job.State.RUNNING), _job(Job.State.SUCCEEDED)
 
     response = researcher_client.post(reverse("job-cancel", args=[pending.pk]), follow=True)
-    assert f"Cancelled {pending} before a worker started it." in response.content.decode()
+    # Named as every page names a job (crux_app.jobs.names), not by its raw kind.
+    text = response.content.decode()
+    assert f"Cancelled {job_title(pending)} before a worker started it." in text
+    assert f"{pending.kind} #" not in text
     pending.refresh_from_db()
     assert pending.state == Job.State.CANCELLED
 
     response = researcher_client.post(reverse("job-cancel", args=[running.pk]), follow=True)
     html = response.content.decode()
-    assert f"Cancelling {running}: it stops after its current batch" in html
+    assert f"Cancelling {job_title(running)}: it stops after its current batch" in html
     assert "<b>Cancelling:</b> the worker stops after its current batch" in html
     assert 'id="job-cancel"' not in html  # asked once
     running.refresh_from_db()
@@ -125,11 +129,34 @@ def test_the_cancel_button_posts_and_says_what_happens(researcher_client):
     assert "only pending or running jobs can be cancelled" in response.content.decode()
 
 
+def test_cancel_asks_to_confirm_first_without_a_script(researcher_client):
+    job, done = _job(Job.State.RUNNING), _job(Job.State.SUCCEEDED)
+    detail = researcher_client.get(reverse("job-detail", args=[job.pk])).content.decode()
+    url = reverse("job-cancel", args=[job.pk])
+    # The job's page links the confirmation; no form there cancels in one click.
+    assert f'<a class="button" href="{url}" id="job-cancel">Cancel job…</a>' in detail
+    assert f'action="{url}"' not in detail
+
+    confirm = researcher_client.get(url)
+    html = confirm.content.decode()
+    assert confirm.status_code == 200
+    assert f'<form method="post" action="{url}" id="job-cancel-form">' in html
+    assert "Yes, cancel the job</button>" in html and "No, keep it running" in html
+    job.refresh_from_db()
+    assert (job.state, job.cancel_requested) == (Job.State.RUNNING, False)  # asking is not doing
+
+    researcher_client.post(url)
+    job.refresh_from_db()
+    assert job.cancel_requested
+    finished = researcher_client.get(reverse("job-cancel", args=[done.pk]), follow=True)
+    assert "has finished: there is nothing to cancel" in finished.content.decode()
+
+
 def test_cancel_needs_a_researcher_and_a_post(client, annotator, researcher_client):
     job = _job()
     url = reverse("job-cancel", args=[job.pk])
-    assert researcher_client.get(url).status_code == 405
     assert researcher_client.post(reverse("job-cancel", args=[10**9])).status_code == 404
+    assert researcher_client.get(reverse("job-cancel", args=[10**9])).status_code == 404
     client.force_login(annotator)
     assert client.post(url).status_code == 403
     job.refresh_from_db()

@@ -74,11 +74,29 @@ def test_detail_shows_params_errors_and_retry_for_failed_jobs(researcher_client)
     html = researcher_client.get(reverse("job-detail", args=[job.pk])).content.decode()
     assert "RuntimeError: CUDA out of memory" in html
     assert "batch 1, try 3" in html
-    assert "Traceback (most recent call last)" in html
+    assert "Traceback" not in html and "gen.py" not in html  # staff only (below)
     assert f'action="{reverse("job-retry", args=[job.pk])}"' in html
     assert "csrfmiddlewaretoken" in html
     assert "<th>k</th>" in html and "bm25" in html
     assert 'hx-trigger="every 1s"' not in html
+
+
+def test_only_staff_see_an_errors_traceback_with_its_server_paths(researcher_client, researcher):
+    job = _failed_job()
+    url = reverse("job-detail", args=[job.pk])
+    researcher_page = researcher_client.get(url).content.decode()
+    assert "RuntimeError: CUDA out of memory" in researcher_page
+    assert "gen.py" not in researcher_page
+    partial = researcher_client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "CUDA out of memory" in partial and "gen.py" not in partial
+    researcher.is_staff = True
+    researcher.save(update_fields=["is_staff"])
+    staff_page = researcher_client.get(url).content.decode()
+    assert "RuntimeError: CUDA out of memory" in staff_page
+    assert "Traceback (most recent call last)" in staff_page and "gen.py" in staff_page
+    # The live partial (htmx polling) follows the same rule.
+    partial = researcher_client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "gen.py" in partial
 
 
 def test_detail_status_polls_while_running_and_serves_a_partial(researcher_client):

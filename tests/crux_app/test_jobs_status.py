@@ -121,8 +121,8 @@ def test_the_job_page_shows_queue_place_time_left_cancel_and_results(researcher_
     url = reverse("job-detail", args=[pending.pk])
     html = researcher_client.get(url).content.decode()
     assert 'Not started: <b>position 2</b> on the <b class="mono">gpu</b> queue' in html
-    assert "(1 pending job ahead, 0 running)" in html
-    assert f'action="{reverse("job-cancel", args=[pending.pk])}"' in html
+    assert "(1 pending job ahead, 0 running on the queue)" in html
+    assert f'href="{reverse("job-cancel", args=[pending.pk])}" id="job-cancel"' in html
     matrix = reverse("crux-topic", args=[data.collection.pk, data.topic.pk])
     assert f'<a id="job-results" href="{matrix}">Coverage matrix of the topic →</a>' in html
     assert 'hx-trigger="every 1s"' in html

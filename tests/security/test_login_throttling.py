@@ -11,6 +11,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 
+from crux_app.client_address import client_address
+
 pytestmark = pytest.mark.django_db
 
 RIGHT = "research-pass-1"  # the researcher fixture's password
@@ -88,3 +90,70 @@ def test_client_login_with_a_request_goes_through_the_lockout_check(client, rese
     for _ in range(settings.AXES_FAILURE_LIMIT):
         assert not client.login(request=HttpRequest(), username="rita", password="wrong")
     assert not client.login(request=HttpRequest(), username="rita", password=RIGHT)
+
+
+# --- Behind a reverse proxy (DJANGO_TRUSTED_PROXY_HEADER) --------------------------------------
+
+PROXY = "10.9.9.9"  # every request reaches Django from the proxy's address
+
+
+def log_in_via_proxy(client, username: str, password: str, forwarded: str):
+    return client.post(
+        reverse("login"),
+        {"username": username, "password": password},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR=forwarded,
+    )
+
+
+@pytest.fixture
+def behind_proxy(settings):
+    settings.TRUSTED_PROXY_HEADER = "HTTP_X_FORWARDED_FOR"
+    settings.TRUSTED_PROXY_COUNT = 1
+    return settings
+
+
+def test_behind_the_proxy_one_clients_failures_do_not_lock_out_another(
+    client, researcher, behind_proxy
+):
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        log_in_via_proxy(client, f"user{n}", "wrong-guess", "203.0.113.5")
+    # The guesser is locked out, whatever account it tries next...
+    assert log_in_via_proxy(client, "rita", RIGHT, "203.0.113.5").status_code == 429
+    # ...but rita, behind the same proxy from her own address, logs in.
+    assert log_in_via_proxy(client, "rita", RIGHT, "198.51.100.7").status_code == 302
+    assert logged_in(client)
+
+
+def test_without_the_setting_everyone_behind_the_proxy_shares_its_address(client, researcher):
+    """What the setting is for: without it, anyone's failures lock every client out."""
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        log_in_via_proxy(client, f"user{n}", "wrong-guess", "203.0.113.5")
+    assert log_in_via_proxy(client, "rita", RIGHT, "198.51.100.7").status_code == 429
+
+
+def test_addresses_a_client_prepends_to_the_header_are_not_trusted(
+    client, researcher, behind_proxy
+):
+    # The proxy appends the address it saw; a guesser rotating a fake left part stays one client.
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        log_in_via_proxy(client, f"user{n}", "wrong-guess", f"1.2.3.{n}, 203.0.113.5")
+    assert log_in_via_proxy(client, "rita", RIGHT, "203.0.113.5").status_code == 429
+
+
+@pytest.mark.parametrize(
+    ("count", "header", "address"),
+    [
+        (1, "203.0.113.5", "203.0.113.5"),
+        (1, "6.6.6.6, 203.0.113.5", "203.0.113.5"),
+        (2, "6.6.6.6, 203.0.113.5, 10.0.0.2", "203.0.113.5"),
+        (2, "203.0.113.5", PROXY),  # fewer entries than proxies: the header is not trusted
+        (1, "not-an-address", PROXY),
+        (1, "", PROXY),
+        (1, " 2001:db8::1 ", "2001:db8::1"),
+    ],
+)
+def test_the_client_address_is_counted_from_the_right(rf, behind_proxy, count, header, address):
+    behind_proxy.TRUSTED_PROXY_COUNT = count
+    request = rf.get("/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=header)
+    assert client_address(request) == address

@@ -28,8 +28,14 @@ SESSION += "7c8d9e0f"
 PARAMS = {"PROLIFIC_PID": PID, "STUDY_ID": STUDY, "SESSION_ID": SESSION}
 
 
-def prolific_campaign():
-    return make_campaign(overlap=1, prolific_enabled=True, prolific_completion_code="C1X2Y3Z4")
+def prolific_campaign(study: str = STUDY, **settings):
+    return make_campaign(
+        overlap=1,
+        prolific_enabled=True,
+        prolific_completion_code="C1X2Y3Z4",
+        prolific_study_id=study,
+        **settings,
+    )
 
 
 def arrival(campaign) -> str:
@@ -167,13 +173,13 @@ def test_the_account_is_bound_to_its_study_and_session(client):
     assert response.status_code == 403 and "another session" in response.content.decode()
     assert session_user(stranger) is None
     assert first.annotator_profile.prolific_session_id == SESSION
-    # The same three ids resume the account.
-    again = Client()
-    again.get(arrival(campaign), PARAMS)
-    assert session_user(again) == first.pk
-    # Another study is another account.
+    # The same three ids resume the account in the browser they logged in.
+    client.get(arrival(campaign), PARAMS)
+    assert session_user(client) == first.pk
+    # Another study (another campaign's) is another account.
+    study_b = prolific_campaign("b" * 24, collection=campaign.collection, name="Study B")
     other = Client()
-    other.get(arrival(campaign), {**PARAMS, "STUDY_ID": "b" * 24, "SESSION_ID": "c" * 24})
+    other.get(arrival(study_b), {**PARAMS, "STUDY_ID": "b" * 24, "SESSION_ID": "c" * 24})
     assert session_user(other) not in (None, first.pk)
     assert User.objects.get(pk=session_user(other)).username == f"prolific-{PID}-2"
 
@@ -181,10 +187,11 @@ def test_the_account_is_bound_to_its_study_and_session(client):
 def test_ids_are_read_case_insensitively(client):
     campaign = prolific_campaign()
     client.get(arrival(campaign), PARAMS)
-    again = Client()
+    participant = session_user(client)
     upper = {name: value.upper() for name, value in PARAMS.items()}
-    assert again.get(arrival(campaign), upper).status_code == 302
-    assert session_user(again) == session_user(client)
+    assert client.get(arrival(campaign), upper).status_code == 302
+    assert session_user(client) == participant
+    assert AnnotatorProfile.objects.count() == 1
 
 
 # --- Counts ----------------------------------------------------------------------------------

@@ -281,3 +281,10 @@ def test_a_researcher_still_uploads_files_larger_than_the_body_limit(
     assert response.status_code == 302, response.content[:500]
     stored = list((tmp_path / "uploads").rglob("big.run"))
     assert [p.read_bytes() == content for p in stored] == [True]
+
+
+def test_the_login_page_links_to_the_password_reset(client):
+    html = client.get(reverse("login")).content.decode()
+    reset = reverse("password_reset")
+    assert f'<a href="{reset}" id="forgot-password">Forgot password?</a>' in html
+    assert client.get(reset).status_code == 200

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from crux_app.collection_names import collection_name_problem
 from crux_app.dataio.catalog import IMPORT_FORMATS
 from crux_app.dataio.errors import ImportFailure
 
@@ -24,6 +25,9 @@ class ImportCommand(BaseCommand):
 
     def run_import(self, collection: str, source: str, **params: object) -> None:
         """Run the import; bad input -> CommandError "FILE:LINE: reason", database unchanged."""
+        problem = collection_name_problem(collection)
+        if problem is not None:
+            raise CommandError(f"--collection: {problem}")
         importer = IMPORT_FORMATS[self.format_name].importer
         progress = self.verbosity > 0 and sys.stderr.isatty()
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,18 +53,28 @@ class MatrixSelectionForm(forms.Form):
     k = forms.IntegerField(required=False, min_value=1, max_value=MAX_K)
     colour = forms.ChoiceField(required=False, choices=COLOUR_CHOICES)
 
-    def __init__(self, *args: Any, options: MatrixOptions, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        options: MatrixOptions,
+        preferred: Sequence[int | None] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.options = options
+        # The judges shown without a valid ``judge``, the first that rated the topic.
+        self.preferred = preferred
         self.fields["judge"].choices = [
-            (j.id, f"{j.name} ({j.kind}, {j.n_judgments})") for j in options.judges
+            (j.id, f"{j.name} ({j.kind_name}, {j.n_judgments})") for j in options.judges
         ]
         self.fields["run"].choices = [(r.id, r.name) for r in options.runs]
 
     def selection(self) -> MatrixSelection:
         """The chosen values, defaults where a value is missing or invalid."""
         data = self.cleaned_data if self.is_valid() else _valid_part(self)
-        judge = self.options.judge(data.get("judge")) or self.options.default_judge
+        judge = self.options.judge(data.get("judge")) or self.options.preferred_judge(
+            self.preferred
+        )
         run = self.options.run(data.get("run")) or self.options.default_run
         return MatrixSelection(
             judge=judge,
@@ -72,6 +83,12 @@ class MatrixSelectionForm(forms.Form):
             k=data.get("k") or DEFAULT_K,
             colour=data.get("colour") or RATING,
         )
+
+    def chosen_judge(self) -> int | None:
+        """The judge the request names, when it is valid and rated the topic (else None)."""
+        data = self.cleaned_data if self.is_valid() else _valid_part(self)
+        judge = self.options.judge(data.get("judge"))
+        return judge.id if judge else None
 
     def refused(self) -> bool:
         """Whether a selector that does not fall back has an invalid value."""

@@ -8,11 +8,14 @@ and coverage come from ``evaluation.crux.method.coverage``; nothing here re-deri
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 import numpy as np
 
+from crux_app.judge_choice import default_judge
+from crux_app.judge_kinds import kind_label
 from crux_app.models import Judge, Run, Topic
 from evaluation.crux.matrix.stored import (
     UNPARSABLE,
@@ -57,6 +60,13 @@ class JudgeChoice:
     name: str
     kind: str
     n_judgments: int
+    prompt_version: str = ""
+    n_topics: int = 1  # a topic's judges all rated its one topic
+
+    @property
+    def kind_name(self) -> str:
+        """The kind as pages list it (crux_app.judge_kinds)."""
+        return kind_label(self.kind, self.prompt_version)
 
 
 @dataclass(frozen=True)
@@ -74,9 +84,14 @@ class MatrixOptions:
 
     @property
     def default_judge(self) -> JudgeChoice | None:
-        """The LLM judge with the most judgments (any judge when no LLM judged the topic)."""
-        pool = [j for j in self.judges if j.kind == Judge.Kind.LLM] or self.judges
-        return min(pool, key=lambda j: (-j.n_judgments, j.name), default=None)
+        """The topic's default judge (``crux_app.judge_choice.default_judge``)."""
+        return default_judge(self.judges)
+
+    def preferred_judge(self, judge_ids: Sequence[int | None] = ()) -> JudgeChoice | None:
+        """The first of ``judge_ids`` that rated the topic (the user's remembered choice on the
+        collection), else the topic's default judge."""
+        found = (self.judge(pk) for pk in judge_ids if pk is not None)
+        return next((j for j in found if j is not None), None) or self.default_judge
 
     @property
     def default_run(self) -> RunChoice | None:
@@ -99,10 +114,10 @@ def matrix_options(topic: Topic, ratings: np.ndarray | None = None) -> MatrixOpt
     ids, counts = np.unique(ratings[:, 0], return_counts=True)
     n_judgments = dict(zip(ids.tolist(), counts.tolist(), strict=True))
     judges = [
-        JudgeChoice(pk, name, kind, n_judgments[pk])
-        for pk, name, kind in Judge.objects.filter(pk__in=list(n_judgments))
+        JudgeChoice(pk, name, kind, n_judgments[pk], version)
+        for pk, name, kind, version in Judge.objects.filter(pk__in=list(n_judgments))
         .order_by("name", "pk")
-        .values_list("pk", "name", "kind")
+        .values_list("pk", "name", "kind", "prompt_version")
     ]
     runs = [
         RunChoice(pk, name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -9,6 +11,7 @@ from django.utils.cache import patch_vary_headers
 from django.views import View
 from django_htmx.http import trigger_client_event
 
+from crux_app.judge_choice import remember_judge, remembered_judge
 from crux_app.models import Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.crux.judge_warnings import matrix_warnings
@@ -52,12 +55,16 @@ class TopicMatrixView(ResearcherRequiredMixin, View):
         topic = _topic(collection_pk, pk)  # with its collection's data version, read first
         rows = topic_rows(topic)
         options = rows.options
-        form = MatrixSelectionForm(request.GET, options=options)
+        remembered = remembered_judge(request.session, topic.collection_id)
+        form = MatrixSelectionForm(request.GET, options=options, preferred=[remembered])
         if form.refused():
             # Plain text: the message may quote the refused value.
             return HttpResponse(
                 form.errors.as_text(), status=400, content_type="text/plain; charset=utf-8"
             )
+        chosen = form.chosen_judge()
+        if chosen is not None:
+            remember_judge(request.session, topic.collection_id, chosen)
         selection = form.selection()
         stored = stored_topic(topic, rows, selection.run, run_rows(topic, selection.run))
         matrix = build_matrix(
@@ -89,9 +96,14 @@ class TopicMatrixView(ResearcherRequiredMixin, View):
 
 
 class MatrixCellView(ResearcherRequiredMixin, View):
-    """GET ?sq=&passage= shows a cell; POST stores the researcher's own rating of it."""
+    """GET ?sq=&passage= shows a cell; POST stores the researcher's own rating of it.
+
+    The matrix page asks for the panel with htmx and swaps it in; any other request (a link
+    from the agreement page, a new tab) gets the panel on a page of its own, in the site's
+    layout, with links to the topic's matrix."""
 
     template = "evaluation/crux/_cell_panel.html"
+    page_template = "evaluation/crux/cell_page.html"
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
         topic = _topic(collection_pk, pk)
@@ -159,4 +171,11 @@ class MatrixCellView(ResearcherRequiredMixin, View):
             "tau": tau,
             "selected_judge_id": judge_id,
         }
-        return render(request, self.template, context)
+        if request.htmx:
+            return render(request, self.template, context)
+        matrix_url = reverse("crux-topic", args=[topic.collection_id, topic.pk])
+        query = {"judge": judge_id, "tau": tau} if judge_id is not None else {"tau": tau}
+        context["matrix_url"] = f"{matrix_url}?{urlencode(query)}"
+        response = render(request, self.page_template, context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response

@@ -15,6 +15,9 @@ under both judges). A run's score under a judge is its mean over the T topics; h
   interval (every resample is the same).
 - Per topic: Kendall tau-b between the runs' scores on that topic alone (None where either judge
   ties every run on it), and its distribution.
+- Fewer than ``MIN_RANKED`` runs (``evaluation.shared.metric_agreement``'s): no coefficient is
+  measured (tau, tau-AP, their intervals and the per-topic taus are None / NaN and
+  ``not_measurable`` says why): between two runs tau is +1 or -1 whatever the judges think.
 - Swaps: the run pairs the two judges order strictly differently (a pair tied under either is
   not a swap). Each says whether its difference is significant under each judge by a two-sided
   paired t-test over the topics (``scipy.stats.ttest_rel``, the usual test for IR system
@@ -32,6 +35,7 @@ import numpy as np
 from scipy.stats import kendalltau, ttest_rel
 
 from evaluation.judge_report.method.tau_ap import tau_ap, tau_ap_columns, tau_ap_symmetric
+from evaluation.shared.metric_agreement import MIN_RANKED, not_measurable
 
 DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 0
@@ -249,6 +253,7 @@ class RankingAgreement:
     per_topic_tau: np.ndarray  # (T,) NaN where undefined
     per_topic_summary: TauSummary
     swaps: list[Swap] = field(default_factory=list)
+    not_measurable: str = ""  # why no coefficient is measured (too few runs), else ""
 
     @property
     def n_runs(self) -> int:
@@ -262,9 +267,11 @@ def ranking_agreement(
     boot: Bootstrap | None = None,
     alpha: float = DEFAULT_ALPHA,
     truth: Truth = "b",
+    min_runs: int = MIN_RANKED,
 ) -> RankingAgreement:
     """Every figure of the module for runs x topics score arrays ``a`` and ``b``; ``truth``
-    names the reference ranking of tau-AP."""
+    names the reference ranking of tau-AP; below ``min_runs`` runs no coefficient is
+    measured (``not_measurable`` says why)."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 2:
         raise ValueError(
@@ -280,6 +287,24 @@ def ranking_agreement(
     mean_a, mean_b = a.mean(axis=1), b.mean(axis=1)
     if truth not in ("a", "b"):
         raise ValueError(f"truth must be 'a' or 'b', got {truth!r}")
+    if a.shape[0] < min_runs:
+        per_topic = np.full(a.shape[1], np.nan)
+        return RankingAgreement(
+            runs=list(runs),
+            mean_a=mean_a,
+            mean_b=mean_b,
+            n_topics=int(a.shape[1]),
+            kendall_tau=None,
+            kendall_tau_ci=None,
+            tau_ap=None,
+            truth=truth,
+            tau_ap_ci=None,
+            tau_ap_symmetric=None,
+            per_topic_tau=per_topic,
+            per_topic_summary=TauSummary.of(per_topic),
+            swaps=swaps(runs, a, b, alpha),
+            not_measurable=not_measurable(a.shape[0]),
+        )
     tau_ci, tap_ci = bootstrap_intervals(a, b, boot, truth)
     per_topic = tau_b_columns(a, b)
     return RankingAgreement(

@@ -49,8 +49,10 @@ def test_topics_are_ordered_by_their_largest_flip():
     assert rows[0].impact == pytest.approx(0.9)
     flip = rows[0].flips[0]
     assert (flip.metric, flip.ahead_by_coverage, flip.ahead_by_metric) == ("ndcg", "a", "b")
-    # Two runs ordered oppositely: tau = -1; recall is constant: tau undefined, with a reason.
-    assert rows[0].taus["ndcg"].tau == pytest.approx(-1.0)
+    # Two runs ordered oppositely: tau would be -1 whatever the scores, so it is not measured
+    # (fewer than 4 runs); recall is constant: tau undefined, with a reason.
+    ndcg = rows[0].taus["ndcg"]
+    assert ndcg.tau is None and ndcg.too_few and "not measurable with 2 runs" in ndcg.reason
     assert rows[0].taus["recall"].tau is None and "constant" in rows[0].taus["recall"].reason
 
 
@@ -111,3 +113,26 @@ def test_bad_k_is_a_400_naming_the_field(researcher_client):
     page = reverse("crux-disagreements", args=[hand.collection.pk])
     response = researcher_client.get(page + "?k=-1")
     assert response.status_code == 400 and "k must be an integer" in response.text
+
+
+def test_both_lists_are_paged_and_searched_by_topic(researcher_client):
+    hand = make_hand_collection()
+    page = reverse("crux-disagreements", args=[hand.collection.pk])
+    response = researcher_client.get(page, {"k": 2, "cells-size": 25})
+    assert response.status_code == 200
+    assert "1–2 of 2 cells" in response.text and "The first" not in response.text
+    assert response.context["cell_list"].size == 25
+    none = researcher_client.get(page, {"k": 2, "cells-q": "no-such-topic"})
+    assert none.context["cell_rows"] == [] and "No cells match" in none.text
+    kept = researcher_client.get(page, {"k": 2, "cells-q": "TA"})
+    assert [c.topic for c, _ in kept.context["cell_rows"]] == ["ta", "ta"]
+
+
+@pytest.mark.parametrize(
+    "query", [{"topics-page": "abc"}, {"cells-size": "3"}, {"cells-q": "\x01"}]
+)
+def test_bad_paging_of_either_list_is_a_400(researcher_client, query):
+    hand = make_hand_collection()
+    page = reverse("crux-disagreements", args=[hand.collection.pk])
+    response = researcher_client.get(page, query)
+    assert response.status_code == 400 and next(iter(query)) in response.text

@@ -50,7 +50,7 @@ def test_the_count_is_the_plan_of_the_chosen_scope(researcher_client):
 
     run = _count(researcher_client, data, scope=RUN, run=data.bm25.pk, k=2)
     assert _numbers(run) == ("6", "0")
-    one_topic = _count(researcher_client, data, topic=data.other_topic.pk)
+    one_topic = _count(researcher_client, data, topic=data.other_topic.external_id)
     assert _numbers(one_topic) == ("2", "0")
     reports = _count(researcher_client, data, scope=OUTPUTS)
     assert _numbers(reports) == ("3", "0")  # one report x 3 real sub-questions
@@ -114,7 +114,7 @@ def test_another_collections_run_or_topic_is_refused(researcher_client):
     collection = make_collection("other")
     topic = make_topic(collection, "ext-1")
     run = make_run(collection, "ext-run", topic, make_passages(collection, "ext", 2))
-    for query in ({"scope": RUN, "run": run.pk}, {"topic": topic.pk}):
+    for query in ({"scope": RUN, "run": run.pk}, {"topic": topic.external_id}):
         assert _count(researcher_client, data, **query).status_code == 400
 
 
@@ -127,7 +127,11 @@ def test_the_options_page_shows_the_count_of_its_initial_options_and_asks_again_
     count_url = reverse("crux-start-count", args=[data.collection.pk])
     assert f'hx-get="{count_url}" hx-trigger="input delay:300ms"' in html
     assert 'hx-target="#judge-count"' in html and 'hx-params="not csrfmiddlewaretoken"' in html
-    assert 'data-to-judge="6"' in html
+    # The count is asked for once the page is shown (planning reads the whole scope).
+    assert 'id="judge-count-pending"' in html and 'hx-trigger="load"' in html
+    assert 'hx-include="#crux-start form"' in html and "data-to-judge" not in html
+    count = _count(researcher_client, data, scope=RUN, run=data.bm25.pk, k=2)
+    assert 'data-to-judge="6"' in count.content.decode()
     assert "/static/js/judge_count.js" in html
 
     refused = researcher_client.post(url, {"scope": RUN, "k": 3})  # no run: refused, counted

@@ -40,7 +40,8 @@ def warnings_of(html: str) -> list[str]:
 
 
 def test_the_matrix_says_when_its_judge_gives_one_rating(researcher_client, flat):
-    html = matrix_html(researcher_client, flat)
+    # (The default judge is the annotator, who rated every item: the LLM is asked for.)
+    html = matrix_html(researcher_client, flat, judge=flat.judges[FLAT].pk)
     (warning,) = warnings_of(html)
     assert "flat-llm gave 4 to 29 of 30 items of topic t1 (97%)" in warning
     assert "normalised entropy 0.08 of its ratings (4: 29, 5: 1)" in warning
@@ -65,19 +66,20 @@ def test_the_matrix_says_when_outputs_are_unparsable(researcher_client, flat):
 
 def test_the_htmx_partial_carries_the_warning(researcher_client, flat):
     url = reverse("crux-topic", args=[flat.collection.pk, flat.topic.pk])
-    html = researcher_client.get(url, headers={"HX-Request": "true"}).content.decode()
+    params = {"judge": flat.judges[FLAT].pk}
+    html = researcher_client.get(url, params, headers={"HX-Request": "true"}).content.decode()
     assert "<html" not in html and "flat-llm gave 4 to 29 of 30 items" in html
 
 
 def test_collection_warnings_link_to_the_judges_matrix(flat):
-    judge = evaluate(flat.collection, EvaluationParams(k=2)).judge
+    judge = evaluate(flat.collection, EvaluationParams(k=2, judge=FLAT)).judge
     (warning,) = judge_warnings(flat.collection, judge, link="/m?judge=1")
     assert warning.judge == FLAT and warning.link == "/m?judge=1"
     assert "gave 4 to 29 of 30 items in flat (97%)" in warning.message
 
 
 def test_evaluation_warnings_name_the_tied_metrics(flat):
-    warnings = evaluation_warnings(evaluate(flat.collection, EvaluationParams(k=2)))
+    warnings = evaluation_warnings(evaluate(flat.collection, EvaluationParams(k=2, judge=FLAT)))
     tied = {w.figures["metric"] for w in warnings if w.kind == "tied_runs"}
     assert "coverage" in tied and "ndcg" not in tied  # r2's top-2 holds no required passage
     spread = evaluation_warnings(evaluate(flat.collection, EvaluationParams(k=2, judge=SPREAD)))
@@ -92,7 +94,7 @@ def run_evaluate(*args: str) -> tuple[str, str]:
 
 
 def test_evaluate_prints_the_warnings_on_stderr_and_keeps_its_records(flat):
-    out, err = run_evaluate("--k", "2")
+    out, err = run_evaluate("--k", "2", "--judge", FLAT)
     records = {r["run"]: r for r in json.loads(out)}
     assert records["r1"]["coverage"] == records["r2"]["coverage"] == 1.0
     lines = err.splitlines()

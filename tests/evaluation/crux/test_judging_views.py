@@ -46,7 +46,12 @@ def test_form_offers_the_collections_runs_topics_and_names_the_configured_judge(
     html = response.content.decode()
     assert response.status_code == 200
     assert '<b class="mono" id="configured-judge">org/judge-70b</b>' in html
-    assert html.count(">bm25</option>") == 1 and html.count(">duc04-testb-3</option>") == 1
+    assert html.count(">bm25</option>") == 1
+    # Topics are looked up as the researcher types (the field's datalist), not listed.
+    assert "duc04-testb-3" not in html and 'list="id_topic-matches"' in html
+    search = reverse("topic-search", args=[data.collection.pk])
+    matches = researcher_client.get(search, {"topic": ""}).content.decode()
+    assert 'value="duc04-testb-3"' in matches and "ext-1" not in matches
     assert "ext-run" not in html and "ext-1" not in html
     assert f'<option value="{data.dense.pk}" selected>dense</option>' in html
     assert '<option value="run" selected>' in html and 'value="7"' in html
@@ -56,7 +61,8 @@ def test_form_offers_the_collections_runs_topics_and_names_the_configured_judge(
 def test_a_post_starts_a_pending_job_and_opens_its_page(researcher_client, researcher):
     data = make_small_collection()
     response = researcher_client.post(
-        _start_url(data), {"scope": RUN, "run": data.bm25.pk, "k": 3, "topic": data.topic.pk}
+        _start_url(data),
+        {"scope": RUN, "run": data.bm25.pk, "k": 3, "topic": data.topic.external_id},
     )
     job = Job.objects.get()
     assert response.status_code == 302 and response.url == reverse("job-detail", args=[job.pk])
@@ -96,7 +102,7 @@ def test_topic_page_has_buttons_for_missing_passage_and_report_items(researcher_
     url = reverse("topic-detail", args=[data.collection.pk, data.topic.pk])
     forms = _forms_posting_to(researcher_client.get(url).content.decode(), _start_url(data))
     assert len(forms) == 2
-    assert f'name="topic" value="{data.topic.pk}"' in forms[0]
+    assert f'name="topic" value="{data.topic.external_id}"' in forms[0]
     assert 'name="scope" value="collection"' in forms[0]
     assert 'name="scope" value="outputs"' in forms[1]
     assert "Judge missing passage items (LLM)" in forms[0]
@@ -107,7 +113,7 @@ def test_matrix_page_button_judges_the_topic_at_the_selected_k(researcher_client
     url = reverse("crux-topic", args=[data.collection.pk, data.topic.pk]) + "?k=4"
     forms = _forms_posting_to(researcher_client.get(url).content.decode(), _start_url(data))
     assert len(forms) == 1
-    assert f'name="topic" value="{data.topic.pk}"' in forms[0]
+    assert f'name="topic" value="{data.topic.external_id}"' in forms[0]
     assert 'name="k" value="4"' in forms[0]
 
 
@@ -126,7 +132,8 @@ def test_leaderboard_button_judges_the_missing_items_at_the_boards_k(
     researcher_client, k, hidden_k
 ):
     data = make_small_collection()
-    url = reverse("leaderboard", args=[data.collection.pk]) + f"?k={k}"
+    # (The LLM judge, named: its missing items are what the button judges.)
+    url = reverse("leaderboard", args=[data.collection.pk]) + f"?k={k}&judge={data.llm.name}"
     html = researcher_client.get(url).content.decode()
     slot = re.search(r'<div id="judge-missing-slot" data-missing="(\d+)">(.*?)</div>', html, re.S)
     assert slot and int(slot.group(1)) > 0

@@ -210,7 +210,7 @@ def test_htmx_request_gets_only_the_matrix_area(researcher_client, hand):
 
 def test_page_loads_plotly_locally_and_links_from_the_topic_page(researcher_client, hand):
     response = researcher_client.get(matrix_url(hand.topic))
-    assert '<script src="/static/plotly/plotly.min.js"' in response.text
+    assert '<script src="/static/plotly/plotly-cartesian.min.js"' in response.text
     # Nothing from another host (a random CSRF token may spell "cdn": look at URLs only).
     assert re.search(r'(?:src|href)="(?:https?:)?//', response.text) is None
     topic_page = researcher_client.get(

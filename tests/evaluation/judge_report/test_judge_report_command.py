@@ -49,13 +49,14 @@ def test_ndcg_report_has_the_documented_keys_and_the_reference_figures():
     ranking = data["run_ranking"]
     for key in ("kendall_tau", "kendall_tau_ci", "tau_ap", "n_runs", "n_topics", "runs"):
         assert key in ranking
-    assert ranking["n_runs"] == 3 and ranking["n_topics"] == 4  # the person labelled t0..t3
-    assert [set(r) >= {"run", "score_a", "score_b"} for r in ranking["runs"]] == [True] * 3
+    assert ranking["n_runs"] == 4 and ranking["n_topics"] == 4  # the person labelled t0..t3
+    assert [set(r) >= {"run", "score_a", "score_b"} for r in ranking["runs"]] == [True] * 4
+    assert ranking["not_measurable"] == ""
 
-    llm = expected_ndcg(LLM_GRADES, 3)  # runs best, mid, worst x 6 topics
+    llm = expected_ndcg(LLM_GRADES, 3)  # runs best, mid, worst, xtra x 6 topics
     human = expected_ndcg(HUMAN_GRADES, 3)
     mean_a, mean_b = llm[:, :4].mean(axis=1), human.mean(axis=1)
-    assert [r["run"] for r in ranking["runs"]] == ["best", "mid", "worst"]
+    assert [r["run"] for r in ranking["runs"]] == ["best", "mid", "worst", "xtra"]
     assert [r["score_a"] for r in ranking["runs"]] == pytest.approx(mean_a)
     assert [r["score_b"] for r in ranking["runs"]] == pytest.approx(mean_b)
     # Hand check of one cell: t0, run best, LLM grades 5 4 1 (2): DCG 5 + 4/log2 3 + 1/2 over
@@ -77,8 +78,8 @@ def test_ndcg_report_has_the_documented_keys_and_the_reference_figures():
     )
 
     for swap in data["swaps"]:
-        first = ["best", "mid", "worst"].index(swap["run_1"])
-        second = ["best", "mid", "worst"].index(swap["run_2"])
+        first = ["best", "mid", "worst", "xtra"].index(swap["run_1"])
+        second = ["best", "mid", "worst", "xtra"].index(swap["run_2"])
         assert mean_a[first] > mean_a[second] and mean_b[first] < mean_b[second]
         assert swap["significant_a"] == (swap["p_a"] is not None and swap["p_a"] < 0.05)
 
@@ -125,7 +126,7 @@ def test_coverage_comes_from_the_leaderboard_registry():
     two = make_two_judges()
     args = ("--judges", "llm-judge", "people", "--metric", "coverage", "--k", "1")
     data = json.loads(judge_report(*args))
-    runs = ["best", "mid", "worst"]
+    runs = ["best", "mid", "worst", "xtra"]
 
     def table(judge: str) -> np.ndarray:
         params = LeaderboardParams(judge=judge, k=1)
@@ -175,7 +176,7 @@ def test_alpha_ndcg_reads_whatever_group_registers_it_per_topic():
         unregister_column(group.key)
     ranking = data["run_ranking"]
     assert ranking["n_topics"] == 6 and ranking["kendall_tau"] == pytest.approx(1.0)
-    assert [r["score_a"] for r in ranking["runs"]] == pytest.approx([0.525, 0.625, 0.725])
+    assert [r["score_a"] for r in ranking["runs"]] == pytest.approx([0.525, 0.625, 0.725, 0.825])
 
 
 def test_html_is_self_contained():

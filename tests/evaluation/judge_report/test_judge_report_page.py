@@ -39,7 +39,7 @@ def test_a_bare_url_compares_the_llm_judge_with_the_person(researcher_client):
     )
     assert f"{data['run_ranking']['kendall_tau']:.3f}" in body
     assert "js/plots.js" in body
-    for run in ("best", "mid", "worst"):
+    for run in ("best", "mid", "worst", "xtra"):
         assert run in body
 
 
@@ -50,7 +50,7 @@ def test_the_json_download_is_the_commands_report(researcher_client):
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     assert "attachment" in response["Content-Disposition"]
     data = json.loads(response.content)
-    assert data["run_ranking"]["n_runs"] == 3 and data["meta"]["bootstrap"]["resamples"] == 100
+    assert data["run_ranking"]["n_runs"] == 4 and data["meta"]["bootstrap"]["resamples"] == 100
     html = researcher_client.get(url(two.collection), {**params, "format": "html"})
     assert html.status_code == 200 and b"Plotly.newPlot" in html.content
 

@@ -17,10 +17,13 @@ RUNS = ["r1", "r2", "r3"]
 A = np.array([[0.9, 0.7], [0.5, 0.7], [0.2, 0.4]])
 B = np.array([[0.6, 0.4], [0.7, 0.7], [0.1, 0.3]])
 NO_BOOT = Bootstrap(resamples=0)
+# The hand-computed cases have 2 or 3 runs: too few to measure by default (see
+# test_fewer_than_four_runs_are_not_measured), so they lift the floor to check the figures.
+FEW = 2
 
 
 def test_hand_computed_case():
-    result = ranking_agreement(RUNS, A, B, NO_BOOT)
+    result = ranking_agreement(RUNS, A, B, NO_BOOT, min_runs=FEW)
     assert result.n_runs == 3 and result.n_topics == 2
     assert result.mean_a == pytest.approx([0.8, 0.6, 0.3])
     assert result.mean_b == pytest.approx([0.5, 0.7, 0.2])
@@ -44,7 +47,7 @@ def test_hand_computed_case():
 
 
 def test_truth_a_ranks_b_against_a():
-    result = ranking_agreement(RUNS, A, B, NO_BOOT, truth="a")
+    result = ranking_agreement(RUNS, A, B, NO_BOOT, truth="a", min_runs=FEW)
     assert result.tau_ap == pytest.approx(tau_ap(result.mean_b, result.mean_a))
     assert result.kendall_tau == pytest.approx(1 / 3)
 
@@ -72,8 +75,8 @@ def test_reversed_judges_disagree_perfectly():
 
 def test_two_runs():
     a = np.array([[0.5, 0.6, 0.7], [0.1, 0.2, 0.3]])
-    agree = ranking_agreement(["x", "y"], a, a + 0.1, NO_BOOT)
-    swapped = ranking_agreement(["x", "y"], a, a[::-1], NO_BOOT)
+    agree = ranking_agreement(["x", "y"], a, a + 0.1, NO_BOOT, min_runs=FEW)
+    swapped = ranking_agreement(["x", "y"], a, a[::-1], NO_BOOT, min_runs=FEW)
     assert agree.kendall_tau == pytest.approx(1.0) and agree.tau_ap == pytest.approx(1.0)
     assert swapped.kendall_tau == pytest.approx(-1.0) and swapped.tau_ap == pytest.approx(-1.0)
     (swap,) = swapped.swaps
@@ -81,10 +84,31 @@ def test_two_runs():
     assert swap.significant_a and swap.significant_b
 
 
+def test_fewer_than_four_runs_are_not_measured():
+    """Two runs give tau +1 or -1 whatever the judges: no coefficient is printed, the reason
+    is, and the runs' scores and swaps are kept."""
+    a = np.array([[0.5, 0.6, 0.7], [0.1, 0.2, 0.3]])
+    for runs, x, y in ((["x", "y"], a, a[::-1]), (RUNS, A, B)):
+        result = ranking_agreement(runs, x, y, Bootstrap(50))
+        assert result.kendall_tau is None and result.kendall_tau_ci is None
+        assert result.tau_ap is None and result.tau_ap_ci is None
+        assert result.tau_ap_symmetric is None
+        assert np.isnan(result.per_topic_tau).all()
+        assert result.per_topic_summary.n_defined == 0
+        n = len(runs)
+        assert result.not_measurable == (
+            f"run-ranking agreement is not measurable with {n} runs (needs at least 4)"
+        )
+        assert result.swaps  # the pairs the judges order differently are still listed
+    four = np.array([[0.9, 0.8], [0.6, 0.5], [0.3, 0.1], [0.2, 0.0]])
+    measured = ranking_agreement(list("abcd"), four, four, NO_BOOT)
+    assert measured.not_measurable == "" and measured.kendall_tau == pytest.approx(1.0)
+
+
 def test_all_tied_is_undefined_not_zero():
     tied = np.full((3, 4), 0.5)
     other = np.arange(12.0).reshape(3, 4)
-    result = ranking_agreement(RUNS, tied, other, Bootstrap(50))
+    result = ranking_agreement(RUNS, tied, other, Bootstrap(50), min_runs=FEW)
     assert result.kendall_tau is None and result.tau_ap is None
     assert result.kendall_tau_ci is None and result.tau_ap_ci is None
     assert result.per_topic_summary.n_defined == 0 and result.per_topic_summary.mean is None
@@ -93,7 +117,7 @@ def test_all_tied_is_undefined_not_zero():
 
 def test_one_topic_has_no_interval_and_no_test():
     a, b = np.array([[0.3], [0.2], [0.1]]), np.array([[0.1], [0.3], [0.2]])
-    result = ranking_agreement(RUNS, a, b, Bootstrap(500))
+    result = ranking_agreement(RUNS, a, b, Bootstrap(500), min_runs=FEW)
     assert result.n_topics == 1
     assert result.kendall_tau == pytest.approx(kendalltau(a[:, 0], b[:, 0]).statistic)
     assert result.kendall_tau_ci is None and result.tau_ap_ci is None

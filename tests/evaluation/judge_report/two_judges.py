@@ -3,7 +3,8 @@
 Topics t0..t5, two sub-questions each, passages ``t<i>:0#0..3``. A judge rates sub-question 0
 with the grade below and sub-question 1 with 0, so a passage's relevance grade (its highest
 rating) is the grade below. The person labels t0..t3 only. Runs rank the same passage indexes on
-every topic: ``best`` 0 1 2 3, ``mid`` 2 0 1 3, ``worst`` 3 2 1 0.
+every topic: ``best`` 0 1 2 3, ``mid`` 2 0 1 3, ``worst`` 3 2 1 0, ``xtra`` 1 3 0 2 (four runs:
+the fewest a run-ranking agreement is measured on).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tests.crux_app.factories import (
 
 LLM_GRADES = [[5, 4, 1, 2], [5, 3, 2, 0], [4, 5, 0, 1], [3, 3, 2, 1], [5, 1, 4, 0], [2, 4, 3, 0]]
 HUMAN_GRADES = [[1, 0, 4, 0], [3, 2, 4, 0], [4, 3, 0, 1], [0, 1, 3, 2]]
-RUNS = {"best": [0, 1, 2, 3], "mid": [2, 0, 1, 3], "worst": [3, 2, 1, 0]}
+RUNS = {"best": [0, 1, 2, 3], "mid": [2, 0, 1, 3], "worst": [3, 2, 1, 0], "xtra": [1, 3, 0, 2]}
 
 
 @dataclass

@@ -76,6 +76,8 @@ def test_each_parameter_that_changes_the_numbers_has_its_own_entry(
         {"k": 2, "missing_as_zero": "on"},
         {"k": 2, "qrels_source": "imported"},
     ]
+    # judge="" asks for the default judge: without it, the judge chosen last is remembered.
+    queries = [{"judge": "", **query} for query in queries]
     for query in queries:
         assert researcher_client.get(url(hand, **query)).status_code == 200
     assert len(counted) == len(queries)

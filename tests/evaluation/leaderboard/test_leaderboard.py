@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from crux_app.models import Run, RunEntry
 from evaluation.crux.evaluate import METRICS
 from evaluation.leaderboard.columns import (
     RunColumn,
@@ -32,6 +33,23 @@ def whitespace_tokenizer(settings):
 @pytest.fixture
 def hand():
     return make_hand_collection()
+
+
+def copy_run(hand, source: str, name: str) -> Run:
+    """A new run of the hand collection ranking what ``source`` ranks (a tie with it)."""
+    run = Run.objects.create(collection=hand.collection, name=name)
+    RunEntry.objects.bulk_create(
+        RunEntry(
+            run=run,
+            topic_id=e.topic_id,
+            passage_id=e.passage_id,
+            rank=e.rank,
+            score=e.score,
+            line_order=e.line_order,
+        )
+        for e in RunEntry.objects.filter(run__name=source, run__collection=hand.collection)
+    )
+    return run
 
 
 def url(hand, **params):
@@ -77,9 +95,11 @@ def test_page_numbers_equal_the_command_output(researcher_client, hand):
 def test_page_has_the_local_plotly_the_heatmap_and_topic_links(researcher_client, hand):
     response = researcher_client.get(url(hand, k=2))
     html = response.text
-    assert '<script src="/static/plotly/plotly.min.js"' in html
+    assert '<script src="/static/plotly/plotly-cartesian.min.js"' in html
     assert re.search(r'(?:src|href)="(?:https?:)?//', html) is None  # nothing from another host
-    assert 'id="tau-heatmap-data"' in html
+    # Three runs: no tau is printed, the page says why (see test_kendall_matrix_between_metrics).
+    assert 'id="tau-heatmap-data"' not in html and 'id="tau-table"' not in html
+    assert "run-ranking agreement is not measurable with 3 runs (needs at least 4)" in html
     # The selectors show the values in use: tau 3 by default.
     assert '<option value="3" selected>3</option>' in html
     ta = hand.topics["ta"]
@@ -120,22 +140,28 @@ def test_bad_parameters_name_the_field(researcher_client, hand):
 
 
 def test_kendall_matrix_between_metrics(researcher_client, hand):
+    # Five runs: r1 and r1-copy, r2 and r2-copy, empty (ties are fine for tau-b).
+    copy_run(hand, "r1", "r1-copy")
+    copy_run(hand, "r2", "r2-copy")
     response = researcher_client.get(url(hand, k=2))
+    html = response.text
+    assert 'id="tau-heatmap-data"' in html and 'id="tau-not-measurable"' not in html
     board = response.context["board"]
     # Coverage at k=2: r1 1.0 > r2 0.5 > empty 0.0; nDCG@2: r2 (1 + 0 + 1) / 3 first.
     assert board.agreement.taus[("coverage", "coverage")].tau == pytest.approx(1.0)
-    # Report coverage (r1 1.0, r2 0.5) joins as a metric and agrees with coverage.
-    assert board.agreement.taus[("coverage", "report_coverage")].tau == pytest.approx(1.0)
-    assert board.agreement.taus[("coverage", "report_coverage")].n == 2
+    assert board.agreement.taus[("coverage", "coverage")].n == 5
+    # Report coverage (r1 1.0, r2 0.5) joins as a metric, but over 2 systems it is not measured.
+    report = board.agreement.taus[("coverage", "report_coverage")]
+    assert report.n == 2 and report.tau is None and report.too_few
     heatmap = response.context["heatmap"]["data"][0]
     names = board.agreement.names
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             tau = board.agreement.taus[(a, b)].tau
             assert heatmap["z"][i][j] == tau or (tau is None and heatmap["z"][i][j] is None)
-    # The empty run's density is undefined: tau with density compares the 2 other runs.
+    # The empty run's density is undefined: tau with density compares the 4 other runs.
     density = board.agreement.taus[("coverage", "density")]
-    assert density.n == 2 and not math.isnan(density.tau)
+    assert density.n == 4 and not math.isnan(density.tau)
 
 
 @pytest.fixture
@@ -163,9 +189,10 @@ def test_a_registered_column_is_shown_sorted_ranked_and_printed(
     assert [r["run"] for r in board.rows] == ["r2", "r1", "empty"]
     assert [values[-1] for _, values in response.context["table"]] == [0.75, 0.25, None]
     assert "Utility@2" in response.text
-    # r2 > r1 on utility, r1 > r2 on coverage: tau over the two runs with a value is -1.
+    # r2 > r1 on utility, r1 > r2 on coverage: over two runs tau could only be +1 or -1, so
+    # it is not measured.
     tau = board.agreement.taus[("coverage", "utility")]
-    assert tau.n == 2 and tau.tau == pytest.approx(-1.0)
+    assert tau.n == 2 and tau.tau is None and tau.too_few
     # The command prints the same column, so page and command still agree.
     records = command_records("--k", "2")
     assert {run: r["utility"] for run, r in records.items()} == {

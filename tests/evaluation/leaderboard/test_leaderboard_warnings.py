@@ -39,7 +39,7 @@ def warnings_of(html: str) -> dict[str, list[str]]:
 
 
 def test_a_degenerate_judge_and_the_ties_it_makes_are_stated(researcher_client, flat):
-    html = board(researcher_client, flat, k=2)
+    html = board(researcher_client, flat, k=2, judge=FLAT)  # (the default: the annotator)
     found = warnings_of(html)
     (constant,) = found["constant_ratings"]
     assert "flat-llm gave 4 to 29 of 30 items in flat (97%)" in constant
@@ -76,6 +76,6 @@ def test_a_registered_column_tied_across_runs_is_warned_without_a_judge(research
 
 def test_one_run_is_never_a_tie(researcher_client, flat):
     flat.r2.delete()
-    html = board(researcher_client, flat, k=2)
+    html = board(researcher_client, flat, k=2, judge=FLAT)
     assert "tied_runs" not in warnings_of(html)
     assert "constant_ratings" in warnings_of(html)

@@ -2,6 +2,7 @@
 question page, the campaign button, researcher-only access."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -37,7 +38,7 @@ def test_the_collection_page_shows_the_table_failures_and_counts(researcher_clie
     assert at2["recall"] == pytest.approx((1 + 1 + 0) / 3)
     assert at2["llm_reteval"] == pytest.approx(2 / 3)  # q1 and q3 Yes, q2 No
     assert (at2["recall_failures"], at2["category_A"], at2["category_C"]) == (2, 1, 1)
-    assert 'id="reteval-plot"' in html and "plotly/plotly.min.js" in html
+    assert 'id="reteval-plot"' in html and "plotly/plotly-cartesian.min.js" in html
     failures = response.context["failures"]
     assert [(f.result.topic.external_id, f.result.k, f.result.category) for f in failures] == [
         ("q3", 1, "A"),
@@ -198,3 +199,30 @@ def test_a_campaign_k_out_of_bounds_creates_nothing(researcher_client):
     assert response.status_code == 302 and not Campaign.objects.exists()
     messages = [str(m) for m in response.wsgi_request._messages]
     assert messages[-1].startswith("k: ")
+
+
+def test_a_score_that_is_the_same_at_every_k_while_accuracy_differs_is_warned(
+    researcher_client,
+):
+    data = make_reteval_collection()
+    run_scenario(data, judge_reply=lambda prompt, _: "Yes")  # the judge says Yes to everything
+    response = researcher_client.get(_page(data))
+    records = response.context["records"]
+    assert [r["llm_reteval"] for r in records] == [1.0, 1.0]
+    assert any(r["answer_accuracy_lexical"] != 1.0 for r in records)
+    html = response.content.decode()
+    (warning,) = re.findall(
+        r'<li class="judge-warning" data-kind="same_everywhere"[^>]*>(.*?)</li>', html, re.S
+    )
+    assert (
+        "LLM-retEval@k is 1.000 on every one of 2 row(s) while answer accuracy differs" in warning
+    )
+    assert "bm25 k=1" in warning and 'href="#reteval-table"' in warning
+    # The numbers stay below the banner.
+    assert html.index("judge-warnings") < html.index('id="reteval-table"')
+
+
+def test_an_informative_judge_gets_no_banner(researcher_client):
+    data = _scored()  # LLM-retEval@k 1/3 at k=1, 2/3 at k=2
+    html = researcher_client.get(_page(data)).content.decode()
+    assert "same_everywhere" not in html

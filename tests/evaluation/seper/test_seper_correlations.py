@@ -154,3 +154,16 @@ def test_a_collection_without_scores_says_so(researcher_client):
     assert result.rows == [] and result.notes == ["no SePer scores in this collection yet"]
     page = researcher_client.get(reverse("seper-collection", args=[collection.pk]))
     assert "no SePer scores in this collection yet" in page.content.decode()
+
+
+def test_a_bare_page_shows_the_k_the_jobs_ran_at_not_the_forms_default(scored, researcher_client):
+    # The run contexts were scored at k = 1; the start form's default k is 5.
+    page = researcher_client.get(reverse("seper-collection", args=[scored.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<span id="seper-k">k 1</span>' in html
+    assert "the SePer jobs scored run contexts at k = 1" in html
+    assert "k 5" not in html and "--k 1" in html
+    # A k asked for is shown as asked.
+    asked = researcher_client.get(reverse("seper-collection", args=[scored.pk]), {"k": "3"})
+    assert '<span id="seper-k">k 3</span>' in asked.content.decode()

@@ -39,7 +39,7 @@ def test_the_page_shows_scores_clusters_side_by_side_and_the_delta_chart(researc
     soft, hard = figure["data"]
     assert soft["x"] == hard["x"] == ["d1", "d0"]  # run order: noise first, then gold
     assert hard["y"] == pytest.approx([-0.5, 0.5])
-    assert "plotly/plotly.min.js" in html
+    assert "plotly/plotly-cartesian.min.js" in html
 
     # The chart says which side of zero helps.
     assert "Above 0</b>: the passage made the right answer more likely" in html

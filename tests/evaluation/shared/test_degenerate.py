@@ -20,6 +20,7 @@ from evaluation.shared.degenerate import (
     constant_ratings,
     no_context_gain,
     ratings_histogram,
+    same_everywhere,
     spread,
     tied_runs,
     uniform_uncertainty,
@@ -173,3 +174,20 @@ def test_a_link_is_added_without_changing_the_rest():
     linked = w.linked("/x#y", "its ratings")
     assert (linked.link, linked.link_text, linked.message) == ("/x#y", "its ratings", w.message)
     assert linked.as_dict()["figures"] == {"unparsable": 5, "outputs": 5, "share": 1.0}
+
+
+def test_a_score_the_same_everywhere_while_its_contrast_differs():
+    scores = {"bm25 k=1": 1.0, "bm25 k=3": 1.0}
+    accuracy = {"bm25 k=1": 0.333, "bm25 k=3": 0.667}
+    warning = same_everywhere("judge j", "LLM-retEval@k", scores, accuracy, "answer accuracy")
+    assert warning is not None and warning.kind == "same_everywhere"
+    assert "LLM-retEval@k is 1.000 on every one of 2 row(s)" in warning.message
+    assert "bm25 k=1: 0.333, bm25 k=3: 0.667" in warning.message
+    # One row: only a ceiling value is suspicious.
+    one = {"bm25 k=1": 1.0}
+    assert same_everywhere("j", "m", one, {"bm25 k=1": 0.5}, "acc") is not None
+    assert same_everywhere("j", "m", {"bm25 k=1": 0.4}, {"bm25 k=1": 0.5}, "acc") is None
+    # The score differs between rows, or its contrast agrees: nothing to say.
+    assert same_everywhere("j", "m", {"a": 1.0, "b": 0.5}, {"a": 0.3, "b": 0.3}, "acc") is None
+    assert same_everywhere("j", "m", scores, {"bm25 k=1": 1.0, "bm25 k=3": 1.0}, "acc") is None
+    assert same_everywhere("j", "m", {"a": None, "b": None}, {"a": 0.1}, "acc") is None

@@ -7,11 +7,15 @@ import pytest
 
 from evaluation.shared.metric_agreement import TOO_FEW, kendall_matrix, kendall_tau
 
+# The hand-computed cases rank 2 or 3 systems: too few to measure by default (see
+# test_fewer_than_four_systems_are_not_measured), so they lift the floor to check the math.
+FEW = 2
+
 
 def test_identical_and_reversed_rankings():
     a = {"s1": 0.1, "s2": 0.2, "s3": 0.3}
-    assert kendall_tau(a, {"s1": 10, "s2": 20, "s3": 30}).tau == pytest.approx(1.0)
-    assert kendall_tau(a, {"s1": 3, "s2": 2, "s3": 1}).tau == pytest.approx(-1.0)
+    assert kendall_tau(a, {"s1": 10, "s2": 20, "s3": 30}, min_ranked=FEW).tau == pytest.approx(1.0)
+    assert kendall_tau(a, {"s1": 3, "s2": 2, "s3": 1}, min_ranked=FEW).tau == pytest.approx(-1.0)
 
 
 def test_hand_computed_tau():
@@ -28,14 +32,14 @@ def test_hand_computed_tau():
 def test_ties_use_tau_b():
     # a = 1, 1, 2; b = 1, 2, 3: pairs (s1,s2) tied in a, (s1,s3) and (s2,s3) concordant.
     # tau_b = (2 - 0) / sqrt((3 - 1) * (3 - 0)) = 2 / sqrt(6).
-    result = kendall_tau({"s1": 1, "s2": 1, "s3": 2}, {"s1": 1, "s2": 2, "s3": 3})
+    result = kendall_tau({"s1": 1, "s2": 1, "s3": 2}, {"s1": 1, "s2": 2, "s3": 3}, min_ranked=FEW)
     assert result.tau == pytest.approx(2 / math.sqrt(6))
 
 
 def test_undefined_systems_are_dropped_and_counted():
     a = {"s1": 1, "s2": 2, "s3": None, "s4": 4, "s5": 5}
     b = {"s1": 1, "s2": 2, "s3": 3, "s4": float("nan")}  # s5 absent from b
-    result = kendall_tau(a, b)
+    result = kendall_tau(a, b, min_ranked=FEW)
     assert (result.n, result.dropped) == (2, 3)
     assert result.tau == pytest.approx(1.0)
 
@@ -45,6 +49,22 @@ def test_fewer_than_two_systems_is_undefined():
     assert result.tau is None and result.p_value is None
     assert result.reason == TOO_FEW
     assert kendall_tau({}, {}).reason == TOO_FEW
+
+
+def test_fewer_than_four_systems_are_not_measured():
+    """Between 2 runs tau is +1 or -1 whatever the metrics: not measured, and said so."""
+    two = kendall_tau({"bm25": 0.3, "dense": 0.5}, {"bm25": 0.2, "dense": 0.6})
+    assert two.tau is None and two.p_value is None and two.too_few
+    assert two.reason == "run-ranking agreement is not measurable with 2 runs (needs at least 4)"
+    three = kendall_tau({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 3, "c": 2})
+    assert three.tau is None and three.too_few and "with 3 runs" in three.reason
+    four = kendall_tau({"a": 1, "b": 2, "c": 3, "d": 4}, {"a": 1, "b": 3, "c": 2, "d": 4})
+    assert four.tau == pytest.approx(2 / 3) and not four.too_few
+    matrix = kendall_matrix({"x": {"a": 1, "b": 2}, "y": {"a": 2, "b": 1}})
+    assert matrix.too_few_runs == 2
+    assert np.isnan(matrix.as_array()).all()
+    four_runs = {"a": 1, "b": 2, "c": 3, "d": 4}
+    assert kendall_matrix({"x": four_runs, "y": four_runs}).too_few_runs is None
 
 
 def test_constant_metric_is_undefined_not_zero():
@@ -59,7 +79,7 @@ def test_matrix_is_symmetric_with_unit_diagonal_and_nan_where_undefined():
         "alpha-nDCG": {"bm25": 0.2, "dense": 0.6, "rerank": 0.5},
         "flat": {"bm25": 1.0, "dense": 1.0, "rerank": 1.0},
     }
-    matrix = kendall_matrix(metrics)
+    matrix = kendall_matrix(metrics, min_ranked=FEW)
     taus = matrix.as_array()
     # coverage vs alpha-nDCG: pairs (bm25, dense) c, (bm25, rerank) c, (dense, rerank) d
     # -> (2 - 1) / 3.

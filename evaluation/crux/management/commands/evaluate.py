@@ -37,7 +37,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
         parser.add_argument(
-            "--judge", help="judge name (default: the LLM judge with the most judgments)"
+            "--judge",
+            help="judge name (default: a person who labelled the collection, else the most "
+            "complete machine judge)",
         )
         parser.add_argument("--tau", type=float, default=3.0, help="answerability threshold")
         parser.add_argument("--k", type=_k, default=10, help="context depth, or 'oracle' = |O|")

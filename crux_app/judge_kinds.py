@@ -1,0 +1,77 @@
+"""What a judge is, in words: its kind as pages list it, and whether it has a prompt to show.
+
+The Judge model knows three kinds (LLM, human, ensemble); a machine judge that is no LLM (the
+embedding baseline, stored with kind ``llm`` and its rubric's version as "prompt version") is
+declared by its method from ``AppConfig.ready`` as a ``JudgeKindLabel`` that recognises its
+prompt versions. Pages call ``kind_label`` / ``shown_prompt`` and never print the raw kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from crux_app.models import Judge
+
+KIND_LABELS = {
+    Judge.Kind.LLM.value: "LLM",
+    Judge.Kind.HUMAN.value: "human",
+    Judge.Kind.ENSEMBLE.value: "ensemble",
+}
+
+
+@dataclass(frozen=True)
+class JudgeKindLabel:
+    key: str
+    label: str  # e.g. "embedding baseline"
+    matches: Callable[[str, str], bool]  # (stored kind, prompt version) -> is one of these
+    has_prompt: bool = False  # whether its prompt version is a prompt worth showing
+
+
+_LABELS: dict[str, JudgeKindLabel] = {}
+
+
+def register_judge_kind(entry: JudgeKindLabel) -> JudgeKindLabel:
+    """Add (or replace, by key) a machine judge kind."""
+    _LABELS[entry.key] = entry
+    return entry
+
+
+def unregister_judge_kind(key: str) -> None:
+    _LABELS.pop(key, None)
+
+
+def _declared(kind: str, prompt_version: str) -> JudgeKindLabel | None:
+    return next((e for e in _LABELS.values() if e.matches(kind, prompt_version or "")), None)
+
+
+def kind_label(kind: str, prompt_version: str = "") -> str:
+    """The judge's kind as pages list it (a declared machine kind wins over the stored one)."""
+    declared = _declared(kind, prompt_version)
+    if declared is not None:
+        return declared.label
+    return KIND_LABELS.get(kind, kind)
+
+
+def shown_prompt(kind: str, prompt_version: str = "") -> str:
+    """The prompt version a page shows ("" when the judge has no prompt, e.g. an embedder)."""
+    declared = _declared(kind, prompt_version)
+    if declared is not None and not declared.has_prompt:
+        return ""
+    return prompt_version or ""
+
+
+def _field(judge: Any, name: str) -> str:
+    value = judge.get(name) if isinstance(judge, Mapping) else getattr(judge, name, "")
+    return str(value or "")
+
+
+def judge_kind_label(judge: Any) -> str:
+    """``kind_label`` of a Judge, a JudgeInfo or a mapping with ``kind`` / ``prompt_version``."""
+    return kind_label(_field(judge, "kind"), _field(judge, "prompt_version"))
+
+
+def judge_prompt(judge: Any) -> str:
+    """``shown_prompt`` of a Judge, a JudgeInfo or a mapping."""
+    return shown_prompt(_field(judge, "kind"), _field(judge, "prompt_version"))
