@@ -88,8 +88,7 @@ class MatrixOptions:
         return default_judge(self.judges)
 
     def preferred_judge(self, judge_ids: Sequence[int | None] = ()) -> JudgeChoice | None:
-        """The first of ``judge_ids`` that rated the topic (the user's remembered choice on the
-        collection), else the topic's default judge."""
+        """The first of ``judge_ids`` that rated the topic (remembered), else the default."""
         found = (self.judge(pk) for pk in judge_ids if pk is not None)
         return next((j for j in found if j is not None), None) or self.default_judge
 
