@@ -6,12 +6,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from evaluation.agreement.presentation import Row
 
 NO_DATA = "no data yet: nobody labelled these tasks' items"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure as shown: ``value_text`` holds the value and its interval, or the reason it
+    is undefined; ``value`` keeps full precision for the page's data attributes."""
+
+    section: str
+    task: str
+    statistic: str
+    label: str
+    judges: str
+    reference: str
+    value: float | None
+    value_text: str
+    interval_text: str
+    n: int
+    undefined: str | None
+    note: str
+    extra: dict
 
 
 @dataclass(frozen=True)

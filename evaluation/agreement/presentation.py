@@ -4,11 +4,10 @@ once here so that both print the same numbers."""
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 from html import escape
 
 from evaluation.agreement.machine_agreement import POOLED, ConfusionMatrix
-from evaluation.agreement.page_layout import layout
+from evaluation.agreement.page_layout import Row, layout
 from evaluation.agreement.records import CoveragePoint, Record, statistic_label
 from evaluation.agreement.report import AgreementReport
 from evaluation.agreement.report_export import meta
@@ -20,26 +19,6 @@ def number(value: float | None, digits: int = 3) -> str:
     if float(value).is_integer() and abs(value) >= 10:
         return f"{value:.0f}"
     return f"{value:.{digits}f}"
-
-
-@dataclass(frozen=True)
-class Row:
-    """One figure as shown: ``value_text`` holds the value and its interval, or the reason it
-    is undefined; ``value`` keeps full precision for the page's data attributes."""
-
-    section: str
-    task: str
-    statistic: str
-    label: str
-    judges: str
-    reference: str
-    value: float | None
-    value_text: str
-    interval_text: str
-    n: int
-    undefined: str | None
-    note: str
-    extra: dict
 
 
 def row(section: str, record: Record) -> Row:
