@@ -17,24 +17,12 @@ from django.utils import timezone
 from crux_app.roles import ANNOTATOR, RESEARCHER, add_role, has_role
 
 from .models import AnnotatorProfile, Campaign
-from .prolific_admission import admit_new_participant
+from .prolific_admission import ArrivalError, ArrivalRefused, admit_new_participant
 
 # Prolific's participant, study and session ids are 24 hexadecimal characters.
 PROLIFIC_ID = re.compile(r"[0-9a-f]{24}")
 PROLIFIC_PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
 PROLIFIC_USERNAME_PREFIX = "prolific-"
-
-
-class ArrivalError(ValueError):
-    """A Prolific link that cannot start a session; the message names the parameter."""
-
-    status = 400
-
-
-class ArrivalRefused(ArrivalError):
-    """A well-formed link that must not log in (e.g. another session of the same study)."""
-
-    status = 403
 
 
 @dataclass(frozen=True)
@@ -133,7 +121,7 @@ def prolific_arrival(
     a one-time entry: once it has logged in, it resumes the account only in the browser
     session already logged in as it (``current``); from any other browser it is refused, so a
     copied link cannot take the participant's place. A new participant is taken only within
-    the campaign's places and the per-minute cap (``prolific_admission``; AdmissionError). The
+    the campaign's places and the per-minute cap (``prolific_admission``; ArrivalRefused). The
     account has no usable password, is in the annotator group, and is invited to the campaign
     it arrived at. Its name is ``prolific-<pid>``, or ``prolific-<pid>-<n>`` when that name is
     taken (by another study's account of the participant, or by any other account: that one

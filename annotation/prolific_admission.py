@@ -18,13 +18,21 @@ from .models import AnnotatorProfile, Campaign
 PARTICIPANT_WINDOW = timedelta(minutes=1)
 
 
-class AdmissionError(ValueError):
-    """A Prolific arrival the campaign does not take; ``status`` is the HTTP status."""
+class ArrivalError(ValueError):
+    """A Prolific link that cannot start a session; the message names the parameter and
+    ``status`` is the HTTP status."""
+
+    status = 400
+
+
+class ArrivalRefused(ArrivalError):
+    """A well-formed link that must not log in: another study, another session of the same
+    study, or a campaign with no places left."""
 
     status = 403
 
 
-class TooManyArrivals(AdmissionError):
+class TooManyArrivals(ArrivalRefused):
     """More new participants in the last minute than PROLIFIC_NEW_PARTICIPANTS_PER_MINUTE."""
 
     status = 429
@@ -44,14 +52,14 @@ class ProlificPlaces:
 
 
 def check_study(campaign: Campaign, study_id: str) -> None:
-    """AdmissionError unless ``study_id`` is the campaign's Prolific study."""
+    """ArrivalRefused unless ``study_id`` is the campaign's Prolific study."""
     if not campaign.prolific_study_id:
-        raise AdmissionError(
+        raise ArrivalRefused(
             "this campaign is not bound to a Prolific study yet, so it takes no participants; "
             "the researcher must enter the study id on the campaign page"
         )
     if study_id != campaign.prolific_study_id:
-        raise AdmissionError(
+        raise ArrivalRefused(
             "this link's STUDY_ID is not the study this campaign runs; open the study from "
             "Prolific again"
         )
@@ -73,13 +81,13 @@ def places(campaign: Campaign) -> ProlificPlaces:
 
 
 def admit_new_participant(campaign: Campaign) -> None:
-    """AdmissionError when the campaign must not take one more participant now.
+    """ArrivalRefused when the campaign must not take one more participant now.
 
     Call it inside the transaction that creates the participant, with the campaign's row
     locked (``select_for_update``), so concurrent arrivals are counted one after another.
     """
     if places(campaign).left <= 0:
-        raise AdmissionError(
+        raise ArrivalRefused(
             "all places of this study are taken; please return the study on Prolific"
         )
     limit = settings.PROLIFIC_NEW_PARTICIPANTS_PER_MINUTE

@@ -16,9 +16,7 @@ from annotation.accounts import (
     prolific_arrival,
 )
 from annotation.models import Campaign
-from annotation.prolific_admission import AdmissionError, check_study
-
-REFUSALS = (ArrivalError, AdmissionError)
+from annotation.prolific_admission import check_study
 
 
 class ProlificArrivalView(View):
@@ -37,7 +35,7 @@ class ProlificArrivalView(View):
         try:
             params = self._params(campaign, request.GET)
             participant = find_participant(params, request.user)
-        except REFUSALS as error:
+        except ArrivalError as error:
             return _error(request, campaign, str(error), error.status)
         current = request.user
         if current.is_authenticated and (participant is None or participant.pk != current.pk):
@@ -60,7 +58,7 @@ class ProlificArrivalView(View):
         campaign = get_object_or_404(Campaign, slug=slug, prolific_enabled=True)
         try:
             params = self._params(campaign, request.POST)
-        except REFUSALS as error:
+        except ArrivalError as error:
             return _error(request, campaign, str(error), error.status)
         return self._arrive(request, campaign, params)
 
@@ -76,7 +74,7 @@ class ProlificArrivalView(View):
     ) -> HttpResponse:
         try:
             user = prolific_arrival(campaign, params, request.user)
-        except REFUSALS as error:
+        except ArrivalError as error:
             return _error(request, campaign, str(error), error.status)
         if request.user.pk != user.pk:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -1,5 +1,6 @@
 /* Annotation workspace: keyboard answers, drafts, time on item, and the prefetched next item
-   (spans, by mouse or by keys, are static/js/workspace_spans.js).
+   (spans, by mouse or by keys: static/js/workspace_spans.js; the change cue between items:
+   static/js/workspace_cue.js).
 
    The item on screen is #item-slot .ws-item. As soon as it shows, the next item is fetched in
    the background (the server reserves it). Submit posts the answer with htmx; only when the
@@ -11,8 +12,7 @@
    move between sub-questions, g opens the guidelines, j / k move a sentence cursor through
    the passage or report and m marks the sentence as the span (static/js/workspace_spans.js).
    The failure categories come with the page (each choice's data-key): the server's
-   vocabulary is their only definition. The change cue between items is
-   static/js/workspace_cue.js. */
+   vocabulary is their only definition. */
 (function () {
   "use strict";
 
@@ -55,12 +55,9 @@
     if (text) status("");
   }
 
-  /* The workspace's status line (#ws-status): what the last action did. */
-  function status(text) {
+  function status(text) { // the status line (#ws-status): what the last action did
     var el = document.getElementById("ws-status");
-    if (!el) return;
-    el.textContent = text || "";
-    flash(el);
+    if (el) { el.textContent = text || ""; flash(el); }
   }
 
   function flash(el) {

@@ -29,9 +29,18 @@ from django.conf import settings
 
 from crux_app.celery import app as celery_app
 
-# Overridable so that test sessions running side by side do not share a queue.
-BROKER_URL = os.environ.get("TEST_WORKER_BROKER_URL", "redis://127.0.0.1:6379/5")
-RESULT_URL = os.environ.get("TEST_WORKER_RESULT_URL", "redis://127.0.0.1:6379/6")
+# Redis databases (broker, results) per pytest-xdist process, so that processes of one run never
+# take each other's tasks; overridable so that test sessions running side by side do not either.
+_XDIST_REDIS_DATABASES = {"master": (5, 6), "gw0": (5, 6), "gw1": (3, 4), "gw2": (15, 0)}
+_XDIST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "master")
+if _XDIST_PROCESS not in _XDIST_REDIS_DATABASES and "TEST_WORKER_BROKER_URL" not in os.environ:
+    raise RuntimeError(
+        f"pytest-xdist process {_XDIST_PROCESS} has no Redis databases of its own: run with at "
+        "most -n 3, or set TEST_WORKER_BROKER_URL and TEST_WORKER_RESULT_URL"
+    )
+_BROKER_DB, _RESULT_DB = _XDIST_REDIS_DATABASES.get(_XDIST_PROCESS, (5, 6))
+BROKER_URL = os.environ.get("TEST_WORKER_BROKER_URL", f"redis://127.0.0.1:6379/{_BROKER_DB}")
+RESULT_URL = os.environ.get("TEST_WORKER_RESULT_URL", f"redis://127.0.0.1:6379/{_RESULT_DB}")
 VISIBILITY_TIMEOUT_S = 4
 READY_TIMEOUT_S = 90
 CELERY = Path(sys.executable).with_name("celery")
@@ -129,7 +138,7 @@ def _use_broker(broker_url: str | None, result_url: str | None) -> None:
 
 
 @pytest.fixture
-def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[[], WorkerProcess]]:
+def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[..., WorkerProcess]]:
     """Start real workers on queues gpu and cpu; every one still alive is stopped at teardown.
 
     Depends on ``transactional_db`` so the workers are gone before the test data is flushed.
@@ -146,7 +155,8 @@ def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[[
     _use_broker(BROKER_URL, RESULT_URL)
     workers: list[WorkerProcess] = []
 
-    def start() -> WorkerProcess:
+    def start(extra_env: dict[str, str] | None = None) -> WorkerProcess:
+        """One more worker; ``extra_env`` adds to (or overrides) its environment."""
         log_path = tmp_path / f"worker-{len(workers)}.log"
         command = [
             str(CELERY), "-A", "crux_app", "worker", "-Q", "gpu,cpu",
@@ -155,10 +165,15 @@ def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[[
             "--loglevel", "INFO", "--hostname", f"jobtest{len(workers)}@%h",
         ]  # fmt: skip
         with log_path.open("wb") as log:
+            process_env = {**env, **(extra_env or {})}
             process = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+                command,
+                cwd=settings.BASE_DIR,
+                env=process_env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
-        worker = WorkerProcess(process, log_path, env)
+        worker = WorkerProcess(process, log_path, process_env)
         workers.append(worker)
         _wait_until_ready(worker)
         return worker

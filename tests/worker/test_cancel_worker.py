@@ -14,7 +14,6 @@ from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 from evaluation.crux.job import KIND, JudgeJobParams
 from evaluation.crux.judge_scope import RUN
 from tests.crux_app.factories import make_small_collection
-from tests.worker import conftest as worker_conftest
 from tests.worker import job_waiting
 from tests.worker.job_waiting import finished
 
@@ -22,14 +21,6 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 JOB_TIMEOUT_S = 240
 N_ITEMS = 12  # run bm25's top 4 passages x 3 real sub-questions of topic duc04-testb-3
-
-
-@pytest.fixture(autouse=True)
-def own_redis_databases(monkeypatch):
-    # Redis databases of their own (see test_judge_worker.py): no other suite's worker test
-    # flushes or consumes this test's messages.
-    monkeypatch.setattr(worker_conftest, "BROKER_URL", "redis://127.0.0.1:6379/15")
-    monkeypatch.setattr(worker_conftest, "RESULT_URL", "redis://127.0.0.1:6379/12")
 
 
 def wait_for(job: Job, until: Callable[[Job], bool], worker) -> Job:

@@ -15,7 +15,6 @@ from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
 from evaluation.crux.job import KIND, JudgeJobParams
 from evaluation.crux.judge_scope import RUN
 from tests.crux_app.factories import make_small_collection
-from tests.worker import conftest as worker_conftest
 from tests.worker import job_waiting
 from tests.worker.job_waiting import finished
 
@@ -23,15 +22,6 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 JOB_TIMEOUT_S = 180
 N_ITEMS = 6  # run bm25's top 2 passages x 3 real sub-questions of topic duc04-testb-3
-
-
-@pytest.fixture(autouse=True)
-def own_redis_databases(monkeypatch):
-    # Redis databases of their own, so that worker tests of other suites running at the same
-    # time on this machine never flush or consume this test's messages (start_worker reads
-    # these module globals when it runs; autouse fixtures are set up before it).
-    monkeypatch.setattr(worker_conftest, "BROKER_URL", "redis://127.0.0.1:6379/7")
-    monkeypatch.setattr(worker_conftest, "RESULT_URL", "redis://127.0.0.1:6379/8")
 
 
 def wait_for(job: Job, until: Callable[[Job], bool], worker) -> Job:

@@ -16,7 +16,6 @@ from evaluation.reteval.models import RetEvalResult
 from tests.crux_app.factories import make_small_collection
 from tests.crux_app.job_collections import make_answer_collection
 from tests.evaluation.reteval.reteval_data import make_reteval_collection
-from tests.worker import conftest as worker_conftest
 from tests.worker.job_waiting import finished, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.models, pytest.mark.django_db(transaction=True)]
@@ -27,8 +26,6 @@ SECRET = "sk-worker-secret-never-shown-777"
 @pytest.fixture(autouse=True)
 def served_generator(served_model, monkeypatch):
     """The worker's environment (taken when ``start_worker`` is set up, after this)."""
-    monkeypatch.setattr(worker_conftest, "BROKER_URL", "redis://127.0.0.1:6379/9")
-    monkeypatch.setattr(worker_conftest, "RESULT_URL", "redis://127.0.0.1:6379/10")
     monkeypatch.setenv("GENERATOR_API_BASE", served_model.base_url)
     monkeypatch.setenv("GENERATOR_MODEL", served_model.model)
     monkeypatch.setenv("GENERATOR_API_KEY", SECRET)

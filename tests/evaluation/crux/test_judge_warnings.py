@@ -11,19 +11,9 @@ from django.urls import reverse
 
 from evaluation.crux.evaluate import EvaluationParams, evaluate
 from evaluation.crux.judge_warnings import evaluation_warnings, judge_warnings
-from tests.evaluation.crux.degenerate_collection import BROKEN, FLAT, SPREAD, make_flat_collection
+from tests.evaluation.crux.degenerate_collection import BROKEN, FLAT, SPREAD
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def whitespace_tokenizer(settings):
-    settings.TOKENIZER_MODEL = "whitespace"
-
-
-@pytest.fixture
-def flat():
-    return make_flat_collection()
 
 
 def matrix_html(client, flat, **params) -> str:

@@ -12,22 +12,10 @@ from tests.evaluation.crux.degenerate_collection import (
     FLAT,
     HUMAN,
     SPREAD,
-    make_flat_collection,
 )
 from tests.evaluation.crux.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def whitespace_tokenizer(settings):
-    settings.TOKENIZER_MODEL = "whitespace"
-
-
-@pytest.fixture
-def flat():
-    """flat-llm gives 4 to 29 of 30 items; the annotator (a person) rated every item."""
-    return make_flat_collection()
 
 
 def leaderboard_judge(client, flat, **params) -> str:

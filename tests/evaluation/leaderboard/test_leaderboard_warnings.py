@@ -7,19 +7,9 @@ import pytest
 from django.urls import reverse
 
 from evaluation.leaderboard.columns import RunColumn, register_column, unregister_column
-from tests.evaluation.crux.degenerate_collection import FLAT, SPREAD, make_flat_collection
+from tests.evaluation.crux.degenerate_collection import FLAT, SPREAD
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def whitespace_tokenizer(settings):
-    settings.TOKENIZER_MODEL = "whitespace"
-
-
-@pytest.fixture
-def flat():
-    return make_flat_collection()
 
 
 def board(client, flat, **params) -> str:
