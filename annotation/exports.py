@@ -62,48 +62,72 @@ def labels_frame(campaign: Campaign) -> pd.DataFrame:
     """Every submitted label of the campaign, one row per label (report coverage: per
     sub-question), with gold and attention-check results."""
     rows = []
+    # Plain values, not model instances: a 100,000-label export spent most of its time
+    # building Assignment, CampaignItem, User and profile objects.
     assignments = (
         Assignment.objects.submitted()
         .filter(campaign=campaign)
-        .select_related("item", "annotator__annotator_profile")
         .order_by("item_id", "submitted_at", "id")
+        .values_list(
+            "item_id",
+            "item__kind",
+            "item__payload",
+            "item__is_gold",
+            "item__gold_answer",
+            "item__is_attention_check",
+            "item__expected_answer",
+            "annotator__username",
+            "annotator__annotator_profile__source",
+            "answer",
+            "time_spent_ms",
+            "submitted_at",
+        )
     )
     questions = {}
-    for a in assignments.iterator(chunk_size=5000):
-        item, payload = a.item, a.item.payload
-        profile = getattr(a.annotator, "annotator_profile", None)
+    for (
+        item_id,
+        item_kind,
+        payload,
+        is_gold,
+        gold_answer,
+        is_attention_check,
+        expected_answer,
+        username,
+        source,
+        answer,
+        time_spent_ms,
+        submitted_at,
+    ) in assignments.iterator(chunk_size=5000):
         base = {
             "campaign": campaign.slug,
             "task_type": campaign.task_type,
-            "item": item.pk,
-            "item_kind": item.kind,
+            "item": item_id,
+            "item_kind": item_kind,
             "topic": payload.get("topic"),
             "subquestion_position": payload.get("position"),
             "subquestion": payload.get("question"),
             "passage": payload.get("passage_id"),
             "output": payload.get("output_id"),
-            "annotator": a.annotator.username,
-            "source": profile.source if profile else "",
-            "is_gold": item.is_gold,
+            "annotator": username,
+            "source": source or "",
+            "is_gold": is_gold,
             "gold_score": (
-                agreement_score(
-                    campaign.task_type, a.answer, item.gold_answer, campaign.gold_tolerance
-                )
-                if item.is_gold and item.gold_answer
+                agreement_score(campaign.task_type, answer, gold_answer, campaign.gold_tolerance)
+                if is_gold and gold_answer
                 else None
             ),
-            "is_attention_check": item.is_attention_check,
+            "is_attention_check": is_attention_check,
             "attention_passed": (
-                agreement_score(campaign.task_type, a.answer, item.expected_answer) == 1.0
-                if item.is_attention_check and item.expected_answer
+                agreement_score(campaign.task_type, answer, expected_answer) == 1.0
+                if is_attention_check and expected_answer
                 else None
             ),
-            "time_spent_ms": a.time_spent_ms,
-            "submitted_at": a.submitted_at.isoformat() if a.submitted_at else None,
+            "time_spent_ms": time_spent_ms,
+            "submitted_at": submitted_at.isoformat() if submitted_at else None,
         }
         if campaign.task_type == REPORT_COVERAGE:
             questions = {q["position"]: q["text"] for q in payload.get("questions", [])}
-        for fragment in _answer_columns(campaign.task_type, a.answer or {}):
+        for fragment in _answer_columns(campaign.task_type, answer or {}):
             row = {**base, **fragment}
             if campaign.task_type == REPORT_COVERAGE:
                 row["subquestion"] = questions.get(fragment["subquestion_position"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,6 +24,7 @@ from django.utils import timezone
 from crux_app.data_version import bump_topics
 from crux_app.models import Judge, Judgment
 
+from .campaign_events import label_stored
 from .models import Assignment, CampaignItem
 from .task_types import PASSAGE_RATING, REPORT_COVERAGE
 
@@ -78,6 +80,9 @@ def submit(
             reserved_count=F("reserved_count") - (1 if was_reserved else 0),
         )
         mirror_judgments(locked)
+        if not locked.item.is_control:
+            # After the commit, so labels stored at the same time all count (webhooks).
+            transaction.on_commit(partial(label_stored, locked.campaign_id))
     return SubmitResult(locked, stored=True)
 
 

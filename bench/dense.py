@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,7 +26,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the bench machines have no netwo
 
 import torch  # noqa: E402
 
+from bench.model_warmup import warm_up_models  # noqa: E402
+from bench.paper_shapes import SHAPES, random_generator, random_nli  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
+from evaluation.backends.forward_tokens import ForwardTokenCounter  # noqa: E402
 from evaluation.backends.model_loading import (  # noqa: E402
     build_embedder,
     build_generator,
@@ -70,17 +74,39 @@ def main() -> None:
     parser.add_argument("--generator", default="", help="model id (default: embedded SmolLM2)")
     parser.add_argument("--nli", default="", help="NLI model id (default: B.2 LLM prompt)")
     parser.add_argument("--embedder", default="", help="embedder id (default: MiniLM)")
+    parser.add_argument(
+        "--path",
+        choices=("shared", "plain"),
+        default="shared",
+        help="generator path (plain: every sample re-runs its prompt's prefill, the baseline)",
+    )
+    parser.add_argument(
+        "--shapes",
+        choices=sorted(SHAPES),
+        help="random-weight models of these shapes (paper: Llama-3.1-8B + DeBERTa-v2-xlarge)",
+    )
     args = parser.parse_args()
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     device = resolve_device(args.device)
     cache = Path(os.environ.get("MODEL_CACHE_DIR", REPO / "var" / "models"))
     started = time.perf_counter()
-    generator = build_generator(args.generator, cache, device)
-    nli = build_nli(args.nli, lambda _id: generator, device)
+    if args.shapes:
+        generator = random_generator(args.shapes, cache, device)
+    else:
+        generator = build_generator(args.generator, cache, device)
+    generator.share_prefill = generator.order_by_length = args.path == "shared"
+    nli = (
+        random_nli(args.shapes, device)
+        if args.shapes
+        else build_nli(args.nli, lambda _id: generator, device)
+    )
     embedder = build_embedder(args.embedder, device)
     report("model loading", time.perf_counter() - started, "s")
-    print(f"device {device}, generator {generator.model_id}, NLI {nli.model_id}", flush=True)
+    print(
+        f"device {device}, generator {generator.model_id}, NLI {nli.model_id}, {args.path} path",
+        flush=True,
+    )
     settings = DenseSettings(
         answer_max_new_tokens=args.answer_tokens, rephrase_max_new_tokens=args.rephrase_tokens
     )
@@ -88,12 +114,23 @@ def main() -> None:
     n = len(questions)
     dense_questions = [DenseQuestion(q.key, q.question, q.chunks) for q in questions]
 
+    # Warm-up: the models at batch shapes, then the engine on the first question, untimed.
+    report("warm-up", warm_up_models(generator, nli, embedder), "s")
+    DenseEngine(generator, nli, settings).evaluate(dense_questions[:1])
     engine = DenseEngine(generator, nli, settings)
-    t0 = time.perf_counter()
-    results = engine.evaluate(dense_questions)
-    batched = time.perf_counter() - t0
+    # The generator's model also serves the LLM NLI; a classifier NLI has its own.
+    nli_model = nli.model if hasattr(nli, "model") else nli.generator.model
+    with ExitStack() as stack:
+        counters = [
+            stack.enter_context(ForwardTokenCounter(m))
+            for m in {id(m): m for m in (generator.model, nli_model)}.values()
+        ]
+        t0 = time.perf_counter()
+        results = engine.evaluate(dense_questions)
+        batched = time.perf_counter() - t0
     counts = engine.counts
     report(f"DSE, {n} questions batched, k={args.k}: per question", batched / n, "s")
+    report("  forward tokens per question", sum(c.tokens for c in counters) / n, "tok")
     report("  model inferences per question", counts.llm_inferences / n, "")
     report("    generated prompts per question", counts.generated_prompts / n, "")
     report("    NLI pairs per question", counts.nli_pairs / n, "")

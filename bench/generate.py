@@ -25,6 +25,7 @@ import torch  # noqa: E402
 
 from evaluation.backends.base import GenerationParams  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
+from evaluation.backends.forward_tokens import ForwardTokenCounter  # noqa: E402
 from evaluation.backends.model_loading import (  # noqa: E402
     build_embedder,
     build_generator,
@@ -70,12 +71,21 @@ def bench_generator(generator, max_new_tokens: int) -> None:
     sampling = GenerationParams(
         max_new_tokens=max_new_tokens, temperature=1.0, num_samples=10, seed=0
     )
-    generator.generate(QUESTIONS[:1], greedy)  # warm-up: first calls pay one-off set-up
+    # Warm-up at every shape timed below (one prompt, N=10 samples, 16 prompts).
+    generator.generate(QUESTIONS[:1], greedy)
+    generator.generate(QUESTIONS[:1], sampling)
+    generator.generate(QUESTIONS, greedy)
     seconds, out = timed(lambda: generator.generate(QUESTIONS[:1], greedy))
     report("greedy, 1 prompt: tokens/s", generated_tokens(out) / seconds, "tok/s")
-    seconds, out = timed(lambda: generator.generate(QUESTIONS[:1], sampling))
-    report(f"sampling N=10 x {max_new_tokens} tokens: time", seconds, "s")
-    report("sampling N=10, 1 prompt: tokens/s", generated_tokens(out) / seconds, "tok/s")
+    for path in ("plain", "shared"):
+        # plain: every sample re-runs the prompt's prefill (the baseline); shared: it runs once.
+        generator.share_prefill = generator.order_by_length = path == "shared"
+        with ForwardTokenCounter(generator.model) as counter:
+            seconds, out = timed(lambda: generator.generate(QUESTIONS[:1], sampling))
+        report(f"sampling N=10 x {max_new_tokens} tokens, {path} path: time", seconds, "s")
+        speed = generated_tokens(out) / seconds
+        report(f"sampling N=10, 1 prompt, {path} path: tokens/s", speed, "tok/s")
+        report(f"sampling N=10, 1 prompt, {path} path: forward tokens", counter.tokens, "tok")
     one_by_one, singles = timed(lambda: [generator.generate([q], greedy)[0] for q in QUESTIONS])
     batched, batch = timed(lambda: generator.generate(QUESTIONS, greedy))
     report(
@@ -88,6 +98,7 @@ def bench_generator(generator, max_new_tokens: int) -> None:
 def bench_nli(nli) -> None:
     pairs = [(QUESTIONS[i], QUESTIONS[(i + 1) % len(QUESTIONS)]) for i in range(len(QUESTIONS))]
     nli.predict(pairs[:1])
+    nli.predict(pairs)  # warm-up at the batched shape too
     one_by_one, _ = timed(lambda: [nli.predict([p]) for p in pairs])
     batched, _ = timed(lambda: nli.predict(pairs))
     report(f"NLI ({nli.model_id}) 16 pairs one by one", one_by_one, "s")
@@ -97,6 +108,7 @@ def bench_nli(nli) -> None:
 
 def bench_embedder(embedder) -> None:
     embedder.embed(QUESTIONS[:1])
+    embedder.embed(QUESTIONS)  # warm-up at the batched shape too
     one_by_one, _ = timed(lambda: [embedder.embed([q]) for q in QUESTIONS])
     batched, _ = timed(lambda: embedder.embed(QUESTIONS))
     report(f"embedder ({embedder.model_id}) 16 texts one by one", one_by_one * 1000, "ms")

@@ -56,6 +56,7 @@ def main() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
+    from bench.model_warmup import warm_up_models
     from crux_app.models import Collection, Job, Run
     from evaluation.backends.devices import resolve_device
     from evaluation.backends.model_loading import build_generator
@@ -72,6 +73,7 @@ def main() -> None:
         args.generator, Path(settings.MODEL_CACHE_DIR), resolve_device(args.device)
     )
     print(f"model load: {time.perf_counter() - started:.2f} s ({model.model_id}, {args.device})")
+    print(f"warm-up (untimed model passes): {warm_up_models(model):.2f} s")
     generator, judge = Timed(model), Timed(model)
     params = RetEvalJobParams(
         run_id=run.pk,

@@ -45,6 +45,7 @@ def main() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
+    from bench.model_warmup import warm_up_models
     from crux_app.models import Collection, GeneratedOutput, Job
     from evaluation.answers.job import AnswerJobParams, run_answer_job
     from evaluation.backends.devices import resolve_device
@@ -63,6 +64,7 @@ def main() -> None:
     generator = build_generator(args.generator, Path(settings.MODEL_CACHE_DIR), device)
     embedder = build_embedder(args.embedder, device)
     report("load generator + embedder", time.perf_counter() - started, "s")
+    report("warm-up (untimed model passes)", warm_up_models(generator, None, embedder), "s")
     models = ScaarModels(
         generator.model_id,
         args.embedder or EMBEDDED_EMBEDDER_ID,

@@ -98,10 +98,24 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
     list_display = ["hostname", "queues", "concurrency", "seen_at"]
 
 
+class JobShardInline(admin.TabularInline):
+    """A job's shards (crux_app.jobs.shards): written by the workers under their leases."""
+
+    model = models.JobShard
+    extra = 0
+    can_delete = False
+    fields = ["index", "state", "size", "done", "worker", "heartbeat_at", "stalled_worker"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001 (Django's signature)
+        return False
+
+
 @admin.register(models.Job)
 class JobAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "state", "done", "total", "collection", "created_at"]
     list_filter = ["kind", "state"]
+    inlines = [JobShardInline]
 
 
 # Ensemble judges (built by ``manage.py ensemble_judge``); builds are read-only.

@@ -18,6 +18,7 @@ class CruxAppConfig(AppConfig):
         from crux_app.dataio.import_job import KIND, TASK_NAME
         from crux_app.jobs.catalog import JobKind, collection_page, register_kind
         from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
+        from crux_app.jobs.worker_beat import connect_signals as connect_worker_signals
 
         register_kind(
             JobKind(
@@ -36,3 +37,5 @@ class CruxAppConfig(AppConfig):
             )
         )
         connect_signals()
+        # Workers report which queues they serve and sweep the jobs (only workers send these).
+        connect_worker_signals()

@@ -9,6 +9,3 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crux_app.settings")
 app = Celery("crux_app")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-
-# Workers report which queues they serve (pages say when none serves a job's queue).
-import crux_app.jobs.heartbeat  # noqa: E402, F401

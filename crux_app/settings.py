@@ -10,6 +10,9 @@ import dj_database_url
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
+from crux_app.jobs.cost import parse_prices
+from crux_app.jobs.time_limits import parse_time_limits
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -85,7 +88,12 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "crux_app",
+    "api",
+    "webhooks",
     "annotation",
     "evaluation.backends",
     "evaluation.agreement",
@@ -277,6 +285,33 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 # A job batch that raises is tried this many more times before it counts as failed.
 JOB_BATCH_RETRIES = int(os.environ.get("JOB_BATCH_RETRIES", "2"))
+# One job, many workers (crux_app.jobs.shards): a job's planned batches are cut into at most
+# JOB_MAX_SHARDS shards that any worker of its queue claims; at most JOB_MAX_TASKS tasks are sent
+# for one job (its first, plus one per further shard for the other workers).
+JOB_MAX_SHARDS = int(os.environ.get("JOB_MAX_SHARDS", "64"))
+JOB_MAX_TASKS = int(os.environ.get("JOB_MAX_TASKS", "16"))
+# A running shard's worker renews its lease every JOB_LEASE_HEARTBEAT_SECONDS; a shard whose
+# lease is older than JOB_LEASE_GRACE_SECONDS (its worker was killed) is taken over by another.
+JOB_LEASE_HEARTBEAT_SECONDS = float(os.environ.get("JOB_LEASE_HEARTBEAT_SECONDS", "5"))
+JOB_LEASE_GRACE_SECONDS = float(os.environ.get("JOB_LEASE_GRACE_SECONDS", "60"))
+# Workers report themselves and sweep (the outbox, stalled shards, hard time limits) this often.
+WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"))
+# Time limits of a job's attempt, from its start: at the soft one the job stops (failed, stored
+# results kept, Retry resumes); at the hard one a worker that did not stop is abandoned (the job
+# fails; a prefork worker's process is killed). JOB_TIME_LIMITS=kind=soft:hard,... per kind.
+JOB_SOFT_TIME_LIMIT_SECONDS = float(os.environ.get("JOB_SOFT_TIME_LIMIT_SECONDS", "86400"))
+JOB_HARD_TIME_LIMIT_SECONDS = float(os.environ.get("JOB_HARD_TIME_LIMIT_SECONDS", "87000"))
+JOB_TIME_LIMITS = parse_time_limits(os.environ.get("JOB_TIME_LIMITS", ""))
+if JOB_LEASE_GRACE_SECONDS < 2 * JOB_LEASE_HEARTBEAT_SECONDS or JOB_LEASE_HEARTBEAT_SECONDS <= 0:
+    raise ImproperlyConfigured(
+        "JOB_LEASE_GRACE_SECONDS must be at least twice JOB_LEASE_HEARTBEAT_SECONDS (> 0)"
+    )
+if not 0 < JOB_SOFT_TIME_LIMIT_SECONDS <= JOB_HARD_TIME_LIMIT_SECONDS:
+    raise ImproperlyConfigured(
+        "JOB_SOFT_TIME_LIMIT_SECONDS must be > 0 and at most JOB_HARD_TIME_LIMIT_SECONDS"
+    )
+if JOB_MAX_SHARDS < 1 or JOB_MAX_TASKS < 1 or WORKER_HEARTBEAT_SECONDS <= 0:
+    raise ImproperlyConfigured("JOB_MAX_SHARDS, JOB_MAX_TASKS must be >= 1, heartbeat > 0")
 
 # Derived tables (the leaderboard) are cached under each collection's data version
 # (crux_app.data_version): an entry is never stale, only unused once the data changed. Redis,
@@ -333,6 +368,13 @@ NLI_API_KEY = os.environ.get("NLI_API_KEY", "")
 MODEL_API_MAX_CONCURRENCY = int(os.environ.get("MODEL_API_MAX_CONCURRENCY", "8"))  # per worker
 MODEL_API_TIMEOUT = float(os.environ.get("MODEL_API_TIMEOUT", "120"))  # seconds per request
 MODEL_API_MAX_RETRIES = int(os.environ.get("MODEL_API_MAX_RETRIES", "4"))  # 429, 5xx, timeouts
+# Money per million input / output tokens of served models, for the cost estimate shown before
+# a job starts (crux_app.jobs.estimate): a JSON object, served model name -> [input, output],
+# e.g. {"gpt-4o-mini": [0.15, 0.6]}. Unset: no money figure.
+try:
+    MODEL_PRICES = parse_prices(os.environ.get("MODEL_PRICES", ""))
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
 # CPU threads per model process; 0 keeps torch's default (one per core).
 TORCH_NUM_THREADS = int(os.environ.get("TORCH_NUM_THREADS", "0"))
 
@@ -342,3 +384,43 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# REST API (api/, /api/v1/): personal API tokens (Authorization: Bearer) or the browser's
+# session; JSON only; errors as {"detail", "errors"}; token requests throttled per token on the
+# default cache (API_TOKEN_THROTTLE_RATE, e.g. "1200/min").
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.IsResearcher"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.TokenRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.SafeJSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+API_TOKEN_THROTTLE_RATE = os.environ.get("API_TOKEN_THROTTLE_RATE", "1200/min")
+SPECTACULAR_SETTINGS = {
+    "TITLE": "CRUX workbench API",
+    "DESCRIPTION": "Collections, imports, jobs, results and campaigns of the CRUX workbench. "
+    "Send a personal API token as `Authorization: Bearer <token>`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Webhooks (webhooks/): destinations that resolve to private, loopback, link-local or reserved
+# addresses are refused unless WEBHOOKS_ALLOW_PRIVATE=1 (a lab network; the tests).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
+WEBHOOKS_TIMEOUT_SECONDS = min(float(os.environ.get("WEBHOOKS_TIMEOUT_SECONDS", "10")), 60.0)
+WEBHOOKS_MAX_ATTEMPTS = int(os.environ.get("WEBHOOKS_MAX_ATTEMPTS", "6"))  # per series
+WEBHOOKS_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOKS_RETRY_BASE_SECONDS", "30"))

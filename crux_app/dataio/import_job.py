@@ -10,14 +10,14 @@ imports the same files again.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from crux_app.jobs.runner import fail_job_on_error
+from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.service import retry_job, start_job
 from crux_app.models import Collection, Job
 
@@ -114,19 +114,30 @@ def _remove_quietly(source: object) -> None:
         remove_upload(source)
 
 
+UPLOAD_ITEM = "upload"  # an import's one planned item
+
+
 def run_import_job(job: Job) -> Job:
     """Import the job's stored upload; the job ends succeeded with a summary, or failed."""
     with fail_job_on_error(job):
-        job.mark_running(total=1)
         config = ImportJobParams.from_params(job.params)
         importer = IMPORT_FORMATS[config.format].importer
-        source = stored_path(config.source)
-        result = importer(config.collection, source, label=config.label, **config.options)
-        if result.collection_id is not None and result.collection_id != job.collection_id:
-            Job.objects.filter(pk=job.pk).update(collection_id=result.collection_id)
-        job.set_done(1)
-        job.finish(Job.State.SUCCEEDED, import_summary(result))
-        remove_upload(config.source)
+
+        def process(batch: Sequence[str]) -> str:
+            result = importer(
+                config.collection, stored_path(config.source), label=config.label, **config.options
+            )
+            if result.collection_id is not None and result.collection_id != job.collection_id:
+                Job.objects.filter(pk=job.pk).update(collection_id=result.collection_id)
+            return import_summary(result)
+
+        # One shard of one item (the job's current upload, which a replace may change), under
+        # a lease like every job: a second delivery of the task while it runs does nothing.
+        # Imports are atomic: an error fails the job at once with its message.
+        run_batches(job, [[UPLOAD_ITEM]], process, retries=0, raise_errors=True)
+        job.refresh_from_db()
+        if job.state == Job.State.SUCCEEDED:
+            remove_upload(config.source)
     job.refresh_from_db()
     return job
 

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from django.urls import reverse
 
 if TYPE_CHECKING:
-    from crux_app.models import Job, Run, Topic
+    from crux_app.models import Collection, Job, Run, Topic
+
+    from .cost import WorkLeft
 
 # (its demo collection's first run, first topic) -> (params, topic or None).
 DemoJob = Callable[["Run", "Topic"], tuple[dict[str, Any], "Topic | None"]]
@@ -23,6 +25,9 @@ DemoJob = Callable[["Run", "Topic"], tuple[dict[str, Any], "Topic | None"]]
 ResultsUrl = Callable[["Job"], "str | None"]
 # A job's params -> words (its name's variant, or a short description of its parameters).
 ParamsText = Callable[[Mapping[str, Any]], str]
+# (a job's params, its collection, its topic or None) -> what the job would still do, counted
+# without loading a model (``crux_app.jobs.estimate``); raises ValueError for refused params.
+EstimateWork = Callable[[Mapping[str, Any], "Collection | None", "Topic | None"], "WorkLeft"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,9 @@ class JobKind:
     title: ParamsText | None = None
     # A short description of a job's parameters ("bm25 top-3, 5 samples"); None: none.
     describe: ParamsText | None = None
+    # Counts the items a job would still do and its prompt tokens, for the cost estimate shown
+    # before it starts; None: no estimate.
+    estimate_work: EstimateWork | None = None
 
 
 @dataclass(frozen=True)

@@ -1,30 +1,54 @@
-"""What a job's task does around its work: progress, per-batch retries, errors, final state.
+"""What a job's task does around its work: shards, progress, per-batch retries, errors, the
+final state.
 
 Tasks stay thin: they plan batches of items and hand ``run_batches`` a function that processes
-one batch (load, call a method, store). Work must be idempotent, because a retried job or a
-redelivered task runs every batch again and only the missing items may cost anything.
+one batch (load, call a method, store). The runner cuts the plan into shards that every worker
+of the job's queue claims (crux_app.jobs.shards), each under a lease (crux_app.jobs.lease).
+Work must be idempotent: a shard taken over from a killed worker runs its unfinished batch
+again, and only the missing items may cost anything.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import traceback
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
+from celery import current_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.utils import timezone
 
 from crux_app.data_version import bump
-from crux_app.models import Job
+from crux_app.models import Job, JobShard
 from crux_app.models.job import JobCancelled
 from crux_app.url_credentials import mask_credentials
+
+from .dispatch import fan_out
+from .lease import Lease, soft_time_limit
+from .shards import (
+    abort_job,
+    claim_shard,
+    end_shard,
+    finish_job_if_done,
+    has_work_left,
+    item_key,
+    plan_job,
+    record_batch,
+    record_failed_batch,
+)
+from .time_limits import limits_for, seconds_left, soft_limit_message
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-BatchProcessor = Callable[[Sequence[T]], Mapping[str, int] | None]
+# A batch's counts ({"judged": 8}), a text for the job's message, or None (nothing to say).
+BatchResult = Mapping[str, int] | str | None
+BatchProcessor = Callable[[Sequence[T]], BatchResult]
 
 TRACEBACK_EXCERPT_CHARS = 2000
 # Callables returning (prompt, completion) tokens spent since their last call; the model
@@ -38,11 +62,17 @@ def register_usage_source(take: UsageSource) -> None:
         _usage_sources.append(take)
 
 
-def _record_usage(job: Job) -> None:
+def _take_usage() -> tuple[int, int]:
+    """(prompt, completion) tokens the backends spent since the last take."""
     prompt = completion = 0
     for take in _usage_sources:
         p, c = take()
         prompt, completion = prompt + p, completion + c
+    return prompt, completion
+
+
+def _record_usage(job: Job, tokens: tuple[int, int] | None = None) -> None:
+    prompt, completion = _take_usage() if tokens is None else tokens
     if prompt or completion:
         job.add_tokens(prompt, completion)
 
@@ -54,13 +84,27 @@ def traceback_excerpt(exc: BaseException, limit: int = TRACEBACK_EXCERPT_CHARS) 
 
 
 def job_to_run(job_id: int) -> Job | None:
-    """The job a task was sent for; None when it was deleted or cancelled before a worker got
-    to it (the task then does nothing)."""
+    """The job a task was sent for; None when the task has nothing to do: the job was deleted,
+    is finished (cancelled before a worker got to it, or a task delivered again after it ended:
+    it is left unchanged), or every shard is done or held by a live lease (a task delivered
+    twice while the first runs)."""
     job = Job.objects.filter(pk=job_id).first()
-    if job is not None and job.state == Job.State.CANCELLED:
-        logger.info("job #%s was cancelled before it started: not run", job_id)
+    if job is None:
+        return None
+    if job.is_finished:
+        logger.info("job #%s is %s: task not run", job_id, job.state)
+        return None
+    if job.state == Job.State.RUNNING and not has_work_left(job_id):
+        finish_job_if_done(job_id)  # a worker killed between its last shard and the job's end
+        logger.info("job #%s: every shard is done or held by a live worker: task not run", job_id)
         return None
     return job
+
+
+def worker_name() -> str:
+    """Who holds a lease: the Celery worker's node name, or this host and process (a command)."""
+    request = getattr(current_task, "request", None)
+    return getattr(request, "hostname", None) or f"{socket.gethostname()} (pid {os.getpid()})"
 
 
 def run_batches(
@@ -70,68 +114,135 @@ def run_batches(
     *,
     retries: int | None = None,
     note: str = "",
+    raise_errors: bool = False,
 ) -> Job:
-    """Process ``batches`` in order with live progress; finish the job succeeded, failed or
-    cancelled.
+    """Run the job's share of ``batches`` with live progress; the task that ends its last
+    shard ends the job succeeded, failed or cancelled.
 
-    Model tokens the backends spent are added to the job after every batch.
-    ``process`` may return counts (e.g. ``{"generated": 2, "skipped": 1}``); their sums become
-    the job's message. A batch that raises is recorded in ``Job.errors`` (message, traceback
-    excerpt, batch index, try number) and tried again up to ``retries`` more times; a batch
-    that never succeeds fails the job, but later batches still run. ``note`` (e.g. what the
-    plan left out) ends the final message, written with the final state in one update, so a
-    page that sees the job finished sees the whole message.
+    The first call for a job stores ``batches`` as shards (runs of batches, at most
+    JOB_MAX_SHARDS) and, on a worker, sends more tasks so that idle workers of its queue join
+    in; every call then claims shards until none is left. Items are matched to the stored plan
+    by their JSON text (``shards.item_key``): a planned item missing from ``batches`` now (a
+    judge's item stored meanwhile) is done. Model tokens the backends spent are added to the
+    job after every batch. ``process`` may return counts (e.g. ``{"generated": 2}``), summed
+    over all shards into the job's message, or a text that ends it (an import's summary). A
+    batch that raises is recorded in ``Job.errors`` (message, traceback excerpt, batch index,
+    try number) and tried again up to ``retries`` more times; a batch that never succeeds fails
+    the job, but later batches still run. ``note`` (what the first plan left out) ends the
+    final message. With ``raise_errors`` a batch's error is raised (no retry), for
+    ``fail_job_on_error`` to fail the job with its message (an atomic one-batch job: an import).
 
-    A cancel asked for (``Job.cancel_requested``) is seen before each batch: the job then ends
-    cancelled, what earlier batches stored is kept. A job cancelled before it started is left
-    as it is and nothing runs.
+    A cancel asked for (``Job.cancel_requested``) is seen before each batch of every shard: the
+    job then ends cancelled, what earlier batches stored is kept. A finished job (cancelled
+    before it started, or a task delivered after its end) is left as it is and nothing runs.
+    At the attempt's soft time limit the job fails with that error (stored results kept).
     """
     retries = settings.JOB_BATCH_RETRIES if retries is None else retries
-    total = sum(len(batch) for batch in batches)
-    try:
-        job.mark_running(total=total)
-    except JobCancelled:
+    started = plan_job(job, batches, note)
+    if started is None:
+        job.refresh_from_db()
         return job
-    job.set_done(0)
+    if started.planned_now:
+        fan_out(job, job.shards.count())
     # A worker killed between a batch's commit and its bump left pages cached on the old
     # version: the retry bumps before anything else.
     bump(job.collection_id)
     _record_usage(job)  # planning's model calls (a capability probe, say) count too
-    done = 0
-    failed_batches: list[int] = []
-    counts: Counter[str] = Counter()
-    cancelled = False
-    for index, batch in enumerate(batches):
-        if cancelled := job.cancel_is_requested():
-            break
-        result = _process_with_retries(job, index, batch, process, retries)
-        bump(job.collection_id)  # after the batch committed what it stored (even if it failed)
-        _record_usage(job)
-        if result is None:
-            failed_batches.append(index)
-            continue
-        counts.update(result)
-        done += len(batch)
-        job.set_done(done)  # absolute, so a re-run never counts an item twice
-    summary = ", ".join([*(f"{name} {n}" for name, n in counts.items()), *filter(None, [note])])
-    failed = f"{len(failed_batches)} of {len(batches)} batches failed" if failed_batches else ""
-    if cancelled:
-        stopped = f"cancelled after {done} of {total} items (stored results kept)"
-        job.finish(Job.State.CANCELLED, "; ".join(filter(None, [stopped, failed, summary])))
-    elif failed_batches:
-        job.finish(Job.State.FAILED, "; ".join(filter(None, [failed, summary])))
-    else:
-        job.finish(Job.State.SUCCEEDED, summary)
+    current = {item_key(item): item for batch in batches for item in batch}
+    left = seconds_left(job.kind, job.running_since, timezone.now())
+    worker = worker_name()
+    try:
+        with soft_time_limit(left.soft_s if left else None):
+            while (shard := claim_shard(job.pk, worker)) is not None:
+                _run_shard(job, shard, current, process, retries, raise_errors)
+    except SoftTimeLimitExceeded:
+        _stop_at_soft_limit(job)
+    finish_job_if_done(job.pk)
+    job.refresh_from_db()
     return job
+
+
+def _stop_at_soft_limit(job: Job) -> None:
+    limits = limits_for(job.kind)
+    message = soft_limit_message(job.kind, limits)
+    if abort_job(job.pk, message):
+        job.add_error(message, job_attempt=job.attempts, time_limit="soft")
+
+
+def _run_shard(
+    job: Job,
+    shard: JobShard,
+    current: Mapping[str, T],
+    process: BatchProcessor,
+    retries: int,
+    raise_errors: bool = False,
+) -> None:
+    """Run the shard's batches not done yet under its lease, then end it (unless it was lost).
+
+    Per batch done: the batch's own work, then one bump and one transaction that counts it,
+    adds its tokens, renews the lease and reads whether the job still wants the next batch (the
+    claim read it for the first); the last one ends the shard too."""
+    stopped = False
+    check_job = False  # whether the job must be asked before the next batch
+    with Lease(shard) as lease:
+        for position in list(shard.todo):
+            if lease.lost.is_set() or (check_job and not _still_wanted(job)):
+                stopped = True
+                break
+            left = seconds_left(job.kind, job.running_since, timezone.now())
+            if left is not None and left.soft_s <= 0:  # where no timer could be set
+                raise SoftTimeLimitExceeded("soft time limit")
+            keys = map(item_key, shard.batches[position])
+            batch = [current[key] for key in keys if key in current]
+            index = shard.first_batch + position
+            # A batch whose items were all stored meanwhile is done without calling anyone.
+            if batch and raise_errors:
+                result = process(batch) or {}
+            elif batch:
+                result = _process_with_retries(job, index, batch, process, retries)
+            else:
+                result = {}
+            bump(job.collection_id)  # after the batch committed what it stored (even if it failed)
+            tokens = _take_usage()
+            if result is None:
+                _record_usage(job, tokens)
+                check_job = True
+                if not record_failed_batch(shard, index):
+                    return  # the lease is gone: its new holder runs the shard
+                continue
+            counts, text = ({}, result) if isinstance(result, str) else (result, "")
+            recorded = record_batch(shard, position, counts, text, tokens=tokens, end_if_done=True)
+            if not recorded:
+                _record_usage(job, tokens)  # spent all the same
+                return
+            lease.renewed()
+            check_job = not recorded.wanted
+    if lease.lost.is_set() or shard.is_finished:
+        return  # lost, or ended by its last batch's count
+    if stopped:
+        end_shard(shard, JobShard.State.CANCELLED)
+    else:
+        end_shard(shard, JobShard.State.FAILED if shard.todo else JobShard.State.SUCCEEDED)
+
+
+def _still_wanted(job: Job) -> bool:
+    """Whether the job still runs with no cancel asked for (one query, before each batch)."""
+    wanted = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING, cancel_requested=False)
+    if wanted.exists():
+        return True
+    job.cancel_is_requested()
+    return False
 
 
 def _process_with_retries(
     job: Job, index: int, batch: Sequence[T], process: BatchProcessor, retries: int
-) -> Mapping[str, int] | None:
-    """The batch's counts, or None when every try raised (each failure is recorded)."""
+) -> BatchResult:
+    """The batch's counts or text, or None when every try raised (each failure is recorded)."""
     for attempt in range(1, retries + 2):
         try:
             return process(batch) or {}
+        except SoftTimeLimitExceeded:
+            raise  # the attempt's time is up: not this batch's fault, no retry
         except Exception as exc:  # recorded on the job, which is where users look for failures
             logger.warning(
                 "job #%s batch %s try %s failed: %s",
@@ -165,7 +276,8 @@ def fail_job_on_error(job: Job) -> Iterator[None]:
             job_attempt=job.attempts,
             traceback=traceback_excerpt(exc),
         )
-        job.finish(Job.State.FAILED, str(exc))
+        abort_job(job.pk, str(exc))  # its shards too: other workers stop at their next batch
+        job.refresh_from_db()
 
 
 def refused(job: Job, check: Callable[[], object]) -> bool:

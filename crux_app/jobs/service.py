@@ -7,12 +7,12 @@ from typing import Any
 from celery import uuid
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 
-from crux_app.celery import app as celery_app
 from crux_app.models import Collection, Job, Topic
 
 from .catalog import get_kind
+from .dispatch import BROKER_ERRORS, put_in_outbox, send_job_task
+from .shards import reopen_unfinished_shards
 
 
 class JobNotRetryable(ValueError):
@@ -52,39 +52,48 @@ def start_job(
 
 
 def retry_job(job: Job) -> Job:
-    """Send a finished job's task again (a cancelled one resumes); its work is idempotent, so
-    only missing items are done."""
+    """Send a finished job's task again (a cancelled one resumes): only its shards that did not
+    succeed run again, and their work is idempotent, so only missing items are done."""
+    with transaction.atomic():
+        locked = Job.objects.select_for_update().get(pk=job.pk)
+        if not locked.is_finished:
+            raise JobNotRetryable(
+                f"job #{job.pk} is {locked.state}; only finished jobs can be retried"
+            )
+        reopen_unfinished_shards(locked)
+        locked.state = Job.State.PENDING
+        locked.celery_task_id = uuid()
+        locked.finished_at = None
+        locked.message = ""
+        locked.cancel_requested = False
+        locked.outbox_since = None
+        locked.save(
+            update_fields=[
+                *("state", "celery_task_id", "finished_at", "message"),
+                *("cancel_requested", "outbox_since"),
+            ]
+        )
+        _send_on_commit(locked)
     job.refresh_from_db()
-    if not job.is_finished:
-        raise JobNotRetryable(f"job #{job.pk} is {job.state}; only finished jobs can be retried")
-    Job.objects.filter(pk=job.pk).update(
-        state=Job.State.PENDING,
-        celery_task_id=uuid(),
-        finished_at=None,
-        message="",
-        cancel_requested=False,
-    )
-    job.refresh_from_db()
-    _send_on_commit(job)
     return job
 
 
 def cancel_job(job: Job) -> Job:
     """Cancel a job: a pending one at once (a worker that gets its task does nothing), a running
-    one before its next batch (its worker ends it cancelled). Stored results are kept."""
-    pending = Job.objects.filter(pk=job.pk, state=Job.State.PENDING)
-    cancelled_now = pending.update(
-        state=Job.State.CANCELLED,
-        cancel_requested=True,
-        finished_at=timezone.now(),
-        message=CANCELLED_PENDING_MESSAGE,
-    )
-    if not cancelled_now:
-        running = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING)
-        if not running.update(cancel_requested=True):
-            job.refresh_from_db()
+    one before the next batch of each shard (the last shard to stop ends it cancelled). Stored
+    results are kept."""
+    with transaction.atomic():
+        locked = Job.objects.select_for_update().get(pk=job.pk)
+        if locked.state == Job.State.PENDING:
+            locked.cancel_requested = True
+            locked.save(update_fields=["cancel_requested"])
+            locked.end(Job.State.CANCELLED, CANCELLED_PENDING_MESSAGE)
+        elif locked.state == Job.State.RUNNING:
+            locked.cancel_requested = True
+            locked.save(update_fields=["cancel_requested"])
+        else:
             raise JobNotCancellable(
-                f"job #{job.pk} is {job.state}; only pending or running jobs can be cancelled"
+                f"job #{job.pk} is {locked.state}; only pending or running jobs can be cancelled"
             )
     job.refresh_from_db()
     return job
@@ -92,20 +101,15 @@ def cancel_job(job: Job) -> Job:
 
 def _send_on_commit(job: Job) -> None:
     # Sending before the commit would let a fast worker look for a row it cannot see yet.
-    transaction.on_commit(lambda: send_job_task(job.pk, job.kind, job.celery_task_id))
+    transaction.on_commit(lambda: send_or_queue(job))
 
 
-def send_job_task(job_id: int, kind: str, task_id: str) -> None:
-    """Send the kind's task for ``job_id`` under the task id already stored on the job."""
-    task_name = get_kind(kind).task_name
-    if celery_app.conf.task_always_eager:
-        # send_task ignores eager mode; unit tests run the task object in-process instead.
-        _registered_task(task_name).apply_async(args=[job_id], task_id=task_id)
-    else:
-        celery_app.send_task(task_name, args=[job_id], task_id=task_id)
-
-
-def _registered_task(task_name: str):
-    if task_name not in celery_app.tasks:
-        celery_app.loader.import_default_modules()  # runs the apps' tasks autodiscovery
-    return celery_app.tasks[task_name]
+def send_or_queue(job: Job) -> bool:
+    """Send the job's task under its stored task id; when the broker does not answer, the job
+    waits in the outbox (its page says so) and a worker's sweep sends it later. True: sent."""
+    try:
+        send_job_task(job.pk, job.kind, job.celery_task_id)
+    except BROKER_ERRORS as exc:
+        put_in_outbox(job.pk, exc)
+        return False
+    return True

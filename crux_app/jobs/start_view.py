@@ -8,6 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
+from crux_app.jobs.catalog import get_kind
+from crux_app.jobs.cost import Estimate
+from crux_app.jobs.estimate import job_estimate
 from crux_app.jobs.forms import CollectionJobForm
 from crux_app.jobs.names import job_title
 from crux_app.models import Collection, Job
@@ -26,6 +29,8 @@ class JobStartView(ResearcherRequiredMixin, View):
     template: str
     form_class: type[CollectionJobForm]
     started_message: str
+    # Whether the page shows the job's cost estimate (the judging page shows it in its count).
+    shows_estimate = True
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
         collection = get_object_or_404(Collection, pk=collection_pk)
@@ -56,6 +61,35 @@ class JobStartView(ResearcherRequiredMixin, View):
             "collection": collection,
             "form": form,
             "jobs": jobs.select_related("topic")[:RECENT_JOBS],
+            "estimate": self.estimate(collection, form) if self.shows_estimate else None,
             **self.extra_context(collection, form),
         }
         return render(request, self.template, context, status=status)
+
+    def estimate(self, collection: Collection, form: CollectionJobForm) -> Estimate | None:
+        """What the form's job would cost (None: the kind has no planner, or the values, the
+        query string's on a GET, are not valid)."""
+        if get_kind(self.form_class.job_kind).estimate_work is None:
+            return None
+        if not form.is_bound:
+            form = self.form_class(_initial_data(form), collection=collection)
+        if not form.is_valid():
+            return None
+        try:
+            return job_estimate(form.job_kind, form.job_params(), collection, form.job_topic())
+        except ValueError:  # parameters the job refuses: the form says why on a POST
+            return None
+
+
+def _initial_data(form: forms.Form) -> dict[str, object]:
+    """What the shown form would post: its initial values, else a select's first option
+    (model choices by primary key)."""
+    data: dict[str, object] = {}
+    for name, field in form.fields.items():
+        value = form.get_initial_for_field(field, name)
+        if value in (None, "") and isinstance(field, forms.ModelChoiceField):
+            value = field.queryset.first() if field.empty_label is None else None
+        if value is None or value == "":
+            continue
+        data[name] = getattr(value, "pk", value)
+    return data

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
 from crux_app.celery import app as celery_app
-from crux_app.models import Job
+from crux_app.models import Job, JobShard
 
 from .catalog import CATALOG, ResultsLink, results_link
+from .heartbeat import live_workers
+from .shard_status import ShardsStatus, shards_status
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ class JobStatus:
     place: QueuePlace | None  # pending jobs only
     estimate: Estimate | None  # running jobs with progress only
     results: ResultsLink | None
+    shards: ShardsStatus | None = None  # running jobs cut into shards only
 
 
 def task_queue(task_name: str) -> str:
@@ -89,15 +93,20 @@ def kinds_on_queue(queue: str) -> list[str]:
 
 
 def queue_workers(queue: str) -> Workers:
-    """The live workers consuming ``queue``, their slots, and the slots their jobs hold."""
-    from crux_app.jobs.heartbeat import live_workers
-
+    """The live workers consuming ``queue``, their slots, and the slots their jobs hold (a
+    shard under a live lease holds one; so does a running job not cut into shards)."""
     serving = [w for w in live_workers() if queue in w.queues]
     hostnames = [w.hostname for w in serving]
-    running = Job.objects.filter(state=Job.State.RUNNING, worker__in=hostnames)
+    fresh = timezone.now() - timedelta(seconds=settings.JOB_LEASE_GRACE_SECONDS)
+    leases = JobShard.objects.filter(
+        state=JobShard.State.RUNNING, worker__in=hostnames, heartbeat_at__gte=fresh
+    ).values_list("job__kind", flat=True)
+    unsharded = Job.objects.filter(
+        state=Job.State.RUNNING, worker__in=hostnames, shards__isnull=True
+    ).values_list("kind", flat=True)
     on_queue = kinds_on_queue(queue)
     busy = elsewhere = 0
-    for kind in running.values_list("kind", flat=True):
+    for kind in [*leases, *unsharded]:
         busy += 1
         elsewhere += kind not in on_queue
     return Workers(
@@ -153,15 +162,17 @@ def all_queue_workers() -> list[Workers]:
 
 
 def estimate(job: Job, now: datetime | None = None) -> Estimate | None:
-    """From the current attempt's items done per second (None before its first batch ends)."""
+    """From the current attempt's items done per second (None before its first batch ends):
+    a retry's items done by earlier attempts took none of this attempt's seconds."""
     if job.state != Job.State.RUNNING or job.running_since is None:
         return None
-    if job.done <= 0 or job.done >= job.total:
+    this_attempt = job.done - job.done_before_attempt
+    if this_attempt <= 0 or job.done >= job.total:
         return None
     elapsed = ((now or timezone.now()) - job.running_since).total_seconds()
     if elapsed <= 0:
         return None
-    rate = job.done / elapsed
+    rate = this_attempt / elapsed
     return Estimate(items_per_s=rate, remaining_s=(job.total - job.done) / rate)
 
 
@@ -171,4 +182,5 @@ def job_status(job: Job) -> JobStatus:
         place=queue_place(job, with_workers=True),
         estimate=estimate(job),
         results=results_link(job),
+        shards=shards_status(job),
     )

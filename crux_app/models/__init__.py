@@ -12,6 +12,7 @@ from .collection import (
 )
 from .ensemble import EnsembleBuild, JudgeEnsemble, JudgeEnsembleMember
 from .job import Job
+from .job_shard import JobShard
 from .judgment import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
 from .worker import WorkerHeartbeat
 
@@ -21,6 +22,7 @@ __all__ = [
     "EnsembleBuild",
     "GeneratedOutput",
     "Job",
+    "JobShard",
     "Judge",
     "JudgeEnsemble",
     "JudgeEnsembleMember",

@@ -1,7 +1,7 @@
 """Every Celery job the app starts: kind, parameters, state, progress, errors, timings."""
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -68,9 +68,17 @@ class Job(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     # When the current attempt started its batches: the clock of the time-left estimate.
     running_since = models.DateTimeField(null=True, blank=True)
+    # Items done when the current attempt started (a retry keeps what earlier attempts did):
+    # the estimate counts only this attempt's items against its clock.
+    done_before_attempt = models.PositiveIntegerField(default=0)
     # The Celery worker (hostname) running the current attempt: whose slot it holds.
     worker = models.CharField(max_length=255, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # What the first planning left out ("already judged 5"): it ends the final message.
+    plan_note = models.TextField(blank=True)
+    # Set while the job's task waits in the outbox: the broker did not take it when the job was
+    # started or retried; the workers' sweep sends it once the broker answers.
+    outbox_since = models.DateTimeField(null=True, blank=True)
 
     objects = JobQuerySet.as_manager()
 
@@ -96,24 +104,35 @@ class Job(models.Model):
         return (end - self.started_at).total_seconds()
 
     def mark_running(self, total: int) -> None:
-        """Start an attempt; a job cancelled meanwhile is not started (``JobCancelled``)."""
-        now = timezone.now()
-        started = (
-            Job.objects.filter(pk=self.pk)
-            .exclude(state=self.State.CANCELLED)
-            .update(
-                state=self.State.RUNNING,
-                total=total,
-                started_at=self.started_at or now,
-                running_since=now,
-                worker=_current_worker(),
-                finished_at=None,
-                attempts=F("attempts") + 1,
-            )
-        )
+        """Start an attempt; a job cancelled meanwhile is not started (``JobCancelled``).
+
+        Saved through the model (post_save sees every state change), under the row's lock."""
+        with transaction.atomic():
+            locked = Job.objects.select_for_update().get(pk=self.pk)
+            if locked.state == self.State.CANCELLED:
+                raise JobCancelled(f"job #{self.pk} was cancelled before it started")
+            locked.start_attempt(total=total)
         self.refresh_from_db()
-        if not started:
-            raise JobCancelled(f"job #{self.pk} was cancelled before it started")
+
+    def start_attempt(self, total: int | None = None) -> None:
+        """Save this (locked) row as running a new attempt."""
+        now = timezone.now()
+        self.state = self.State.RUNNING
+        if total is not None:
+            self.total = total
+        self.started_at = self.started_at or now
+        self.running_since = now
+        self.done_before_attempt = self.done
+        self.worker = _current_worker()
+        self.finished_at = None
+        self.outbox_since = None
+        self.attempts += 1
+        self.save(
+            update_fields=[
+                *("state", "total", "started_at", "running_since", "done_before_attempt"),
+                *("worker", "finished_at", "outbox_since", "attempts"),
+            ]
+        )
 
     def cancel_is_requested(self) -> bool:
         """Whether a researcher asked this job to stop (one query: asked between batches)."""
@@ -137,17 +156,26 @@ class Job(models.Model):
     def add_error(self, message: str, **details: object) -> None:
         """Append an error; a URL's user and password in its texts are masked (a model
         server's address may carry them)."""
-        self.refresh_from_db(fields=["errors"])
         masked = {k: mask_credentials(v) if isinstance(v, str) else v for k, v in details.items()}
-        self.errors = [
-            *self.errors,
-            {"message": mask_credentials(message), "at": timezone.now().isoformat(), **masked},
-        ]
-        Job.objects.filter(pk=self.pk).update(errors=self.errors)
+        error = {"message": mask_credentials(message), "at": timezone.now().isoformat(), **masked}
+        # Under the row's lock: workers running other shards of the job append theirs too.
+        with transaction.atomic():
+            locked = Job.objects.select_for_update().filter(pk=self.pk)
+            errors = locked.values_list("errors", flat=True).get()
+            self.errors = [*errors, error]
+            Job.objects.filter(pk=self.pk).update(errors=self.errors)
 
     def finish(self, state: str, message: str = "") -> None:
         """Record the final state (a job cancelled before it started stays cancelled)."""
-        Job.objects.filter(pk=self.pk).exclude(state=self.State.CANCELLED).update(
-            state=state, message=mask_credentials(message), finished_at=timezone.now()
-        )
+        with transaction.atomic():
+            locked = Job.objects.select_for_update().get(pk=self.pk)
+            if locked.state != self.State.CANCELLED:
+                locked.end(state, message)
         self.refresh_from_db()
+
+    def end(self, state: str, message: str = "") -> None:
+        """Save this (locked) row finished in ``state`` with ``message``."""
+        self.state = state
+        self.message = mask_credentials(message)
+        self.finished_at = timezone.now()
+        self.save(update_fields=["state", "message", "finished_at"])

@@ -131,7 +131,9 @@ class RequestBodyLimitMiddleware:
         if limit is None or length <= limit:
             return None
         view_class = getattr(view_func, "view_class", None)
-        if getattr(view_class, "streams_uploads", False) and is_researcher(request.user):
+        if getattr(view_class, "streams_uploads", False) and _uploader_is_researcher(
+            request, view_class
+        ):
             # The files may hold UPLOAD_MAX_BYTES; the multipart framing and form fields fit
             # in the form allowance. The stored files' sizes are checked again exactly.
             uploads = settings.UPLOAD_MAX_BYTES
@@ -149,3 +151,12 @@ class RequestBodyLimitMiddleware:
             status=413,
             content_type="text/plain; charset=utf-8",
         )
+
+
+def _uploader_is_researcher(request: HttpRequest, view_class: type) -> bool:
+    """Whether a researcher sends the upload: the session's account, or the one a view that
+    authenticates by itself (an API token, ``may_stream_uploads``) finds."""
+    if is_researcher(request.user):
+        return True
+    may_stream = getattr(view_class, "may_stream_uploads", None)
+    return bool(may_stream and may_stream(request))

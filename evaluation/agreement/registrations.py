@@ -4,4 +4,7 @@ from crux_app.page_links import PageLink, register_link
 
 
 def register() -> None:
+    from evaluation.agreement.api import register_api
+
+    register_api()
     register_link(PageLink("agreement", "Agreement", "agreement", "collection", 30))

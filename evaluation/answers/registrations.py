@@ -13,6 +13,7 @@ def describe(params) -> str:
 
 
 def register() -> None:
+    register_api()
     register_kind(
         JobKind(
             name=KIND,
@@ -30,3 +31,11 @@ def register() -> None:
         )
     )
     register_link(PageLink("answers-start", "Generate answers…", "answers-start", "collection", 45))
+
+
+def register_api() -> None:
+    """The API starts this method's jobs with the page's form (its parameters' bounds)."""
+    from api.registry import register_job_form
+    from evaluation.answers.forms import GenerateAnswersForm
+
+    register_job_form(KIND, GenerateAnswersForm)

@@ -105,3 +105,12 @@ def build_token_counter(model_id: str) -> TokenizerCounter:
 def build_generator_token_counter(model_id: str, cache_root: Path) -> TokenizerCounter:
     """The generator's tokenizer alone: counts as its ``count_tokens`` does, loads no weights."""
     return TokenizerCounter(load_causal_lm_tokenizer(model_id, cache_root))
+
+
+def build_local_token_counter(model_id: str, cache_root: Path) -> TokenizerCounter:
+    """A model's tokenizer from local files only, never the hub (cost estimates in a web
+    request): a folder, a GGUF file or the embedded default, or the Hugging Face cache the
+    workers filled; ``OSError`` when it is not on this machine."""
+    if resolve_gguf(model_id) is None:
+        return TokenizerCounter(AutoTokenizer.from_pretrained(model_id, local_files_only=True))
+    return build_generator_token_counter(model_id, cache_root)

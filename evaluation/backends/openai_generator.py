@@ -49,6 +49,10 @@ class OpenAIGenerator:
         )
         self._logprobs = logprobs
         self._probe_lock = threading.Lock()
+        # Requests run on one pool for the generator's life: a pool per batch started
+        # max_concurrency threads for every batch (a job's batches wait on the server).
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     # Capabilities
 
@@ -214,8 +218,12 @@ class OpenAIGenerator:
     def _map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         if len(items) <= 1:
             return [fn(item) for item in items]
-        with ThreadPoolExecutor(max_workers=min(self.config.max_concurrency, len(items))) as pool:
-            return list(pool.map(fn, items))
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=self.config.max_concurrency, thread_name_prefix="model-requests"
+                )
+        return list(self._pool.map(fn, items))
 
 
 def require_logprobs(generator: object, needed_for: str) -> None:

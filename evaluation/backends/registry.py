@@ -19,6 +19,7 @@ from evaluation.backends.model_loading import (
     build_embedder,
     build_generator,
     build_generator_token_counter,
+    build_local_token_counter,
     build_nli,
     build_token_counter,
 )
@@ -113,6 +114,21 @@ def get_token_counter() -> TokenCounter:
         "generator-tokenizer",
         key,
         lambda: build_generator_token_counter(key, settings.MODEL_CACHE_DIR),
+    )
+
+
+def get_local_token_counter(model_id: str) -> TokenCounter:
+    """The tokenizer of ``model_id`` ("" : the embedded generator) alone, from local files only
+    (``build_local_token_counter``: cost estimates never reach for the hub); a process that
+    holds that generator already counts with its tokenizer."""
+    with _lock:
+        loaded = _instances.get(("generator", model_id))
+    if loaded is not None:
+        return loaded  # type: ignore[return-value]
+    return _cached(
+        "local-tokenizer",
+        model_id,
+        lambda: build_local_token_counter(model_id, settings.MODEL_CACHE_DIR),
     )
 
 

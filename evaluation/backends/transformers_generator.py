@@ -14,6 +14,14 @@ import torch
 
 from evaluation.backends import token_usage
 from evaluation.backends.base import Generation, GenerationParams
+from evaluation.backends.model_passes import chunks, length_order
+from evaluation.backends.shared_prefill import (
+    cache_keyword,
+    common_prefix_length,
+    output_cache,
+    prefill,
+    prefix_layout,
+)
 from evaluation.backends.stop_trimming import trim_generation
 
 
@@ -33,19 +41,30 @@ def _seeded(seed: int | None) -> Iterator[None]:
 SCORING_TOKENS_PER_PASS = 4096
 
 
-def _chunks(items: Sequence, size: int) -> Iterator[Sequence]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
 class TransformersGenerator:
-    """``Generator`` on a loaded model + tokenizer; ``batch_size`` counts sequences per pass."""
+    """``Generator`` on a loaded model + tokenizer; ``batch_size`` counts sequences per pass.
 
-    def __init__(self, model, tokenizer, model_id: str, batch_size: int = 32) -> None:
+    ``share_prefill``: a pass computes its prompts' common prefix once and each prompt once for
+    all its samples (``shared_prefill``); ``order_by_length``: prompts are grouped into passes
+    by length. Both leave results unchanged (up to float rounding; sampled draws keep their
+    distribution) and exist as switches so a bench can run the plain path as its baseline.
+    """
+
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        model_id: str,
+        batch_size: int = 32,
+        share_prefill: bool = True,
+        order_by_length: bool = True,
+    ) -> None:
         self.model = model
         self.tokenizer = tokenizer
         self.model_id = model_id
         self.batch_size = max(1, batch_size)
+        self.share_prefill = share_prefill
+        self.order_by_length = order_by_length
         if tokenizer.pad_token_id is None:
             tokenizer.pad_token = tokenizer.eos_token
         self.pad_id: int = tokenizer.pad_token_id
@@ -102,15 +121,17 @@ class TransformersGenerator:
         # Greedy samples are identical: decode once and repeat instead of recomputing.
         per_prompt = 1 if greedy else params.num_samples
         prompts_per_pass = max(1, self.batch_size // per_prompt)
-        results: list[list[Generation]] = []
+        order = length_order(encoded) if self.order_by_length else list(range(len(encoded)))
+        by_index: dict[int, list[Generation]] = {}
         with _seeded(params.seed):
-            for chunk in _chunks(encoded, prompts_per_pass):
-                rows = self._generate_rows(chunk, params, greedy, per_prompt)
-                for p in range(len(chunk)):
+            for chunk in chunks(order, prompts_per_pass):
+                rows = self._generate_rows([encoded[i] for i in chunk], params, greedy, per_prompt)
+                for p, index in enumerate(chunk):
                     mine = rows[p * per_prompt : (p + 1) * per_prompt]
                     if greedy:
                         mine = [self._copy(mine[0]) for _ in range(params.num_samples)]
-                    results.append(mine)
+                    by_index[index] = mine
+        results = [by_index[i] for i in range(len(encoded))]
         prompt_tokens = sum(len(ids) for ids in encoded) * per_prompt
         kept = sum(len(g.token_ids) for mine in results for g in mine[:per_prompt])
         token_usage.record(prompt_tokens, kept)
@@ -119,11 +140,20 @@ class TransformersGenerator:
     def _generate_rows(
         self, chunk: Sequence[Sequence[int]], params: GenerationParams, greedy: bool, n: int
     ) -> list[Generation]:
-        input_ids, attention_mask = self._left_padded(chunk)
-        options = {
+        """Rows prompt-major: ``n`` generations of chunk[0], then of chunk[1], ..."""
+        options: dict = {}
+        # Each prompt keeps at least two tokens of its own, so a last prefill pass always runs.
+        shared = common_prefix_length(chunk, keep=2) if self.share_prefill else 0
+        if self.share_prefill and (n > 1 or shared > 0):
+            input_ids, attention_mask, cache = self._prefilled(chunk, n, shared)
+            options[cache_keyword(self.model)] = cache
+        else:
+            # The plain path: generate repeats each prompt n times and runs every copy's prefill.
+            input_ids, attention_mask = self._left_padded(chunk)
+            options["num_return_sequences"] = n
+        options |= {
             "max_new_tokens": params.max_new_tokens,
             "do_sample": not greedy,
-            "num_return_sequences": n,
             "return_dict_in_generate": True,
             "output_logits": True,
             "pad_token_id": self.pad_id,
@@ -161,6 +191,19 @@ class TransformersGenerator:
             self._to_generation(new_tokens[r].tolist(), chosen[r], params.stop)
             for r in range(new_tokens.shape[0])
         ]
+
+    def _prefilled(self, chunk: Sequence[Sequence[int]], n: int, shared: int):
+        """Input ids and mask of the chunk's ``len(chunk) * n`` rows, and the key/value cache of
+        all but their last column (None when that is empty), for ``generate`` to go on from."""
+        layout = prefix_layout(chunk, self.pad_id, self.device, shared)
+        end = layout.input_ids.shape[1] - 1
+        cache = None
+        if end > 0:
+            with torch.inference_mode():
+                cache = output_cache(prefill(self.model, layout, end))
+                cache.batch_repeat_interleave(n)
+        rows = layout.repeat_rows(n)
+        return rows.input_ids, rows.attention_mask, cache
 
     def _to_generation(self, ids: list[int], logprobs: np.ndarray, stop: Sequence[str]):
         trimmed = trim_generation(ids, self._decode, stop, self.end_ids)
@@ -203,17 +246,25 @@ class TransformersGenerator:
         cand_ids = self.tokenizer(list(candidates), add_special_tokens=False)["input_ids"]
         if any(not c for c in cand_ids):
             raise ValueError("every candidate continuation must hold at least one token")
-        per_pass = max(1, self.batch_size // len(cand_ids))
+        # One-token candidates (rating digits) are all read off the prompt's last position, so
+        # a pass holds batch_size prompts; longer ones copy each prompt once per candidate.
+        one_token = all(len(c) == 1 for c in cand_ids)
+        per_pass = self.batch_size if one_token else max(1, self.batch_size // len(cand_ids))
         token_usage.record(sum(len(ids) for ids in prompt_ids), 0)
-        return np.concatenate(
-            [self._score_chunk(chunk, cand_ids) for chunk in _chunks(prompt_ids, per_pass)]
-        )
+        order = length_order(prompt_ids) if self.order_by_length else list(range(len(prompt_ids)))
+        scores = np.empty((len(prompt_ids), len(cand_ids)))
+        for chunk in chunks(order, per_pass):
+            scores[list(chunk)] = self._score_chunk([prompt_ids[i] for i in chunk], cand_ids)
+        return scores
 
     def _score_chunk(self, prompt_ids: Sequence[list[int]], cand_ids: list[list[int]]):
         n_prompts, n_cands = len(prompt_ids), len(cand_ids)
-        input_ids, prompt_mask = self._left_padded(prompt_ids)
-        # Positions count real tokens only, so a left-padded row scores like an unpadded one.
-        positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)
+        # Without sharing the layout is plain left padding and the prefill one pass. Positions
+        # count real tokens only, so a padded row scores like an unpadded one.
+        shared = common_prefix_length(prompt_ids) if self.share_prefill else 0
+        layout = prefix_layout(prompt_ids, self.pad_id, self.device, shared)
+        prompt_mask = layout.attention_mask
+        positions = layout.position_ids
         width = max(len(c) for c in cand_ids)
         cands = torch.full((n_cands, width), self.pad_id, dtype=torch.long)
         cand_mask = torch.zeros((n_cands, width), dtype=torch.long)
@@ -224,20 +275,14 @@ class TransformersGenerator:
         cands = cands.repeat(n_prompts, 1).to(self.device)
         cand_mask = cand_mask.repeat(n_prompts, 1).to(self.device)
         with torch.inference_mode():
-            first = self.model(
-                input_ids=input_ids,
-                attention_mask=prompt_mask,
-                position_ids=positions,
-                use_cache=True,
-                logits_to_keep=1,
-            )
+            first = prefill(self.model, layout, layout.input_ids.shape[1])
             if width == 1:
                 # One-token candidates (e.g. rating digits) are all predicted by the prompt's
                 # last position: no second pass, no copies of the key/value cache.
                 logprobs = torch.log_softmax(first.logits[:, -1].float(), dim=-1)
                 picked = logprobs[:, [c[0] for c in cand_ids]]
                 return picked.cpu().numpy().astype(np.float64)
-            cache = first.past_key_values
+            cache = output_cache(first)
             cache.batch_repeat_interleave(n_cands)
             full_mask = torch.cat([prompt_mask.repeat_interleave(n_cands, 0), cand_mask], 1)
             start = positions[:, -1:].repeat_interleave(n_cands, 0) + 1
@@ -245,7 +290,7 @@ class TransformersGenerator:
                 input_ids=cands,
                 attention_mask=full_mask,
                 position_ids=start + torch.arange(width, device=self.device),
-                past_key_values=cache,
+                **{cache_keyword(self.model): cache},
             )
         # Token 0 of a candidate is predicted by the prompt's last position, token j > 0 by
         # candidate position j - 1.

@@ -1,6 +1,7 @@
 """How many items a judging job would judge, shown on the judging page before it starts (and
 updated as its options change): the same plan the job makes (``judge_scope.plan_items``) for
-the judge the options name, without loading any model."""
+the judge the options name, without loading any model, and what the job would cost
+(``crux_app.jobs.estimate``: prompt tokens from the judge's tokenizer, time, money)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from crux_app.jobs.cost import Estimate
+from crux_app.jobs.estimate import estimate_for_kind
 from crux_app.models import Collection, Judge
-from evaluation.backends.model_ids import embedder_model, judge_model
 from evaluation.crux.forms import JudgeJobForm
-from evaluation.crux.job import EMBEDDING, JudgeJobParams
+from evaluation.crux.job import EMBEDDING, EMBEDDING_KIND, KIND, JudgeJobParams
+from evaluation.crux.judge_estimate import judge_identity, judging_work, stored_judge
 from evaluation.crux.judge_scope import plan_items
 from evaluation.crux.method.judge_prompts import UMBRELA
 
@@ -25,29 +28,22 @@ class JudgePreview:
     skipped_no_text: int
     sampled_from: int | None = None  # with a sample size: the items with text it is drawn from
     qrels: bool = False  # the judge grades (query, passage) pairs into its qrels (UMBRELA)
+    estimate: Estimate | None = None  # tokens, time and money of the items to judge
 
     @property
     def n_items(self) -> int:
         return self.to_judge + self.already_judged + self.skipped_no_text
 
 
-def judge_identity(config: JudgeJobParams) -> tuple[str, str]:
-    """(model id, prompt version) of the judge a job with these parameters stores ratings as
-    (the tasks' model choice: the workers' embedder, or the named or configured judge)."""
-    if config.method == EMBEDDING:
-        return embedder_model().model_id, config.prompt_version
-    return judge_model(config.model).model_id, config.prompt_version
-
-
 def preview(form: JudgeJobForm) -> JudgePreview:
     """The plan of a valid form's job (call after ``is_valid()``)."""
     config = JudgeJobParams.from_params(form.job_params())
     model_id, version = judge_identity(config)
-    judge = Judge.objects.filter(
-        kind=Judge.Kind.LLM, model_id=model_id, prompt_version=version
-    ).first()
+    judge = stored_judge(config)
     topic = form.job_topic()
-    plan = plan_items(config.scope_spec(form.collection, topic.pk if topic else None), judge)
+    spec = config.scope_spec(form.collection, topic.pk if topic else None)
+    plan = plan_items(spec, judge)
+    work = judging_work(config, spec, judge, plan)
     return JudgePreview(
         judge=judge.name if judge else Judge.llm_name(model_id, version),
         judge_exists=judge is not None,
@@ -56,6 +52,7 @@ def preview(form: JudgeJobForm) -> JudgePreview:
         skipped_no_text=plan.skipped_no_text,
         sampled_from=plan.sampled_from,
         qrels=config.rubric == UMBRELA,
+        estimate=estimate_for_kind(EMBEDDING_KIND if config.method == EMBEDDING else KIND, work),
     )
 
 

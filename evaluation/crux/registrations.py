@@ -19,6 +19,7 @@ from evaluation.crux.coverage_agreement import COVERAGE_DEFINITION, report_cover
 from evaluation.crux.job import DISTRIBUTION, EMBEDDING, EMBEDDING_KIND, KIND, JudgeJobParams
 from evaluation.crux.job_names import judging_description, judging_title
 from evaluation.crux.job_results import judging_results_label, judging_results_url
+from evaluation.crux.judge_estimate import estimate_judging
 from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.crux.method.embedding_rating import PROMPT_VERSION as EMBEDDING_RUBRIC
 from evaluation.crux.topic_summary import SUMMARY as TOPIC_SUMMARY
@@ -52,6 +53,7 @@ def _is_embedding_judge(kind: str, prompt_version: str) -> bool:
 
 
 def register() -> None:
+    register_api()
     register_group(GROUP)
     register_judge_kind(
         JudgeKindLabel("embedding", "embedding baseline", _is_embedding_judge, has_prompt=False)
@@ -74,6 +76,7 @@ def register() -> None:
             unit="items",
             title=judging_title,
             describe=judging_description,
+            estimate_work=estimate_judging,
         )
     )
     register_kind(
@@ -93,6 +96,7 @@ def register() -> None:
             feeds=(MATRIX_PAGE, LEADERBOARD, AGREEMENT),
             unit="items",
             describe=judging_description,
+            estimate_work=estimate_judging,
         )
     )
     for link in [
@@ -147,3 +151,15 @@ def register() -> None:
         )
     )
     register_topic_summary(TOPIC_SUMMARY)
+
+
+def register_api() -> None:
+    """The API starts this method's jobs with the page's form (its parameters' bounds)."""
+    from api.registry import register_job_form
+    from evaluation.crux.api import register_api as register_endpoints
+    from evaluation.crux.forms import JudgeJobForm
+
+    register_endpoints()
+
+    register_job_form(KIND, JudgeJobForm)
+    register_job_form(EMBEDDING_KIND, JudgeJobForm, fixed={"method": EMBEDDING})

@@ -29,6 +29,7 @@ class JudgeStartView(JobStartView):
     template = "evaluation/crux/start.html"
     form_class = JudgeJobForm
     started_message = "only items the judge has not rated are judged."
+    shows_estimate = False  # the count below the options shows it, as they change
 
     def extra_context(self, collection: Collection, form: forms.Form) -> dict[str, object]:
         context: dict[str, object] = {"configured_model": configured_judge_model()}

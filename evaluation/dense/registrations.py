@@ -7,6 +7,7 @@ from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.dense.agreement_sources import register_sources
 from evaluation.dense.job import KIND, DenseJobParams
+from evaluation.dense.job_estimate import estimate_dense
 from evaluation.dense.leaderboard_column import COLUMN
 from evaluation.dense.topic_summary import SUMMARY as TOPIC_SUMMARY
 from evaluation.leaderboard.columns import register_column
@@ -27,6 +28,7 @@ def _demo(run, first_topic):
 
 
 def register() -> None:
+    register_api()
     register_kind(
         JobKind(
             name=KIND,
@@ -43,6 +45,7 @@ def register() -> None:
             feeds=(PAGE, LEADERBOARD, AGREEMENT),
             unit="questions",
             describe=describe,
+            estimate_work=estimate_dense,
         )
     )
     register_link(
@@ -51,3 +54,11 @@ def register() -> None:
     register_column(COLUMN)
     register_sources()
     register_topic_summary(TOPIC_SUMMARY)
+
+
+def register_api() -> None:
+    """The API starts this method's jobs with the page's form (its parameters' bounds)."""
+    from api.registry import register_job_form
+    from evaluation.dense.forms import DenseJobForm
+
+    register_job_form(KIND, DenseJobForm)

@@ -8,6 +8,9 @@ TITLE = "Do two judges rank the runs alike? Kendall tau, tau-AP and PPI estimate
 
 
 def register() -> None:
+    from evaluation.judge_report.api import register_api
+
+    register_api()
     register_link(
         PageLink("judge_report", "Judge vs people", "judge-report", "collection", 35, title=TITLE)
     )

@@ -8,6 +8,7 @@ from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.reteval.agreement_source import register_failure_category_source
 from evaluation.reteval.job import KIND, RetEvalJobParams
+from evaluation.reteval.job_estimate import estimate_reteval
 from evaluation.reteval.leaderboard_column import register_reteval_column
 from evaluation.reteval.topic_summary import SUMMARY as TOPIC_SUMMARY
 
@@ -30,6 +31,7 @@ def _demo(run, first_topic):
 
 
 def register() -> None:
+    register_api()
     register_kind(
         JobKind(
             name=KIND,
@@ -46,6 +48,7 @@ def register() -> None:
             results_label="LLM-retEval page",
             feeds=(PAGE, LEADERBOARD, AGREEMENT),
             unit="questions",
+            estimate_work=estimate_reteval,
             describe=describe,
         )
     )
@@ -55,3 +58,11 @@ def register() -> None:
     register_reteval_column()
     register_failure_category_source()
     register_topic_summary(TOPIC_SUMMARY)
+
+
+def register_api() -> None:
+    """The API starts this method's jobs with the page's form (its parameters' bounds)."""
+    from api.registry import register_job_form
+    from evaluation.reteval.forms import RetEvalJobForm
+
+    register_job_form(KIND, RetEvalJobForm)

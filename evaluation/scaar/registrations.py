@@ -5,6 +5,7 @@ from crux_app.jobs.catalog import JobKind, collection_page, register_kind
 from crux_app.page_links import PageLink, register_link
 from crux_app.topic_summaries import register_topic_summary
 from evaluation.scaar.job import KIND, ScaarJobParams
+from evaluation.scaar.job_estimate import estimate_scaar
 from evaluation.scaar.topic_summary import SUMMARY as TOPIC_SUMMARY
 
 
@@ -22,6 +23,7 @@ def describe(params) -> str:
 
 
 def register() -> None:
+    register_api()
     register_kind(
         JobKind(
             name=KIND,
@@ -37,6 +39,7 @@ def register() -> None:
             results_label="SCAAR word contributions",
             feeds=(PAGE,),
             unit="answers",
+            estimate_work=estimate_scaar,
             describe=describe,
         )
     )
@@ -46,3 +49,11 @@ def register() -> None:
         )
     )
     register_topic_summary(TOPIC_SUMMARY)
+
+
+def register_api() -> None:
+    """The API starts this method's jobs with the page's form (its parameters' bounds)."""
+    from api.registry import register_job_form
+    from evaluation.scaar.forms import ScaarJobForm
+
+    register_job_form(KIND, ScaarJobForm)

@@ -16,6 +16,7 @@ from evaluation.leaderboard.columns import RunColumn, register_column
 from evaluation.seper.agreement_source import answer_texts, load_answer_equivalence_table
 from evaluation.seper.correlations import delta_seper_column
 from evaluation.seper.job import KIND, SeperJobParams
+from evaluation.seper.job_estimate import estimate_seper
 from evaluation.seper.leaderboard_depths import delta_seper_k_topics
 from evaluation.seper.topic_summary import SUMMARY as TOPIC_SUMMARY
 
@@ -44,6 +45,7 @@ ANSWER_EQUIVALENCE_CLASSES = ((1.0, "same meaning"), (0.0, "different meaning"))
 
 
 def register() -> None:
+    register_api()
     register_kind(
         JobKind(
             name=KIND,
@@ -59,6 +61,7 @@ def register() -> None:
             results_label="SePer page",
             feeds=(PAGE, LEADERBOARD, AGREEMENT),
             unit="questions",
+            estimate_work=estimate_seper,
             describe=describe,
         )
     )
@@ -97,3 +100,11 @@ def register() -> None:
         )
     )
     register_topic_summary(TOPIC_SUMMARY)
+
+
+def register_api() -> None:
+    """The API starts this method's jobs with the page's form (its parameters' bounds)."""
+    from api.registry import register_job_form
+    from evaluation.seper.forms import SeperJobForm
+
+    register_job_form(KIND, SeperJobForm)

@@ -29,12 +29,16 @@ def test_batches_succeed_with_live_absolute_progress(job):
     assert job.errors == []
 
 
-def test_running_again_never_double_counts(job):
-    run_batches(job, [[1, 2], [3]], lambda batch: None)
+def test_running_a_finished_job_again_changes_nothing(job):
     run_batches(job, [[1, 2], [3]], lambda batch: None)
     job.refresh_from_db()
-    assert (job.done, job.total, job.attempts) == (3, 3, 2)
-    assert job.state == Job.State.SUCCEEDED
+    finished_at = job.finished_at
+    calls = []
+    run_batches(job, [[1, 2], [3]], calls.append)  # a task delivered again after the end
+    job.refresh_from_db()
+    assert calls == []
+    assert (job.done, job.total, job.attempts) == (3, 3, 1)
+    assert (job.state, job.finished_at) == (Job.State.SUCCEEDED, finished_at)
 
 
 def test_flaky_batch_is_retried_and_its_error_recorded(job):

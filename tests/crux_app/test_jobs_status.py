@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from crux_app.jobs.catalog import CATALOG, results_link
+from crux_app.jobs.runner import run_batches
+from crux_app.jobs.service import retry_job
 from crux_app.jobs.status import estimate, kinds_on_queue, queue_of, queue_place
 from crux_app.models import Job, Judgment
 from tests.crux_app.factories import make_small_collection
@@ -67,6 +69,41 @@ def test_the_time_left_follows_the_current_attempts_throughput():
     before_first_batch = _job(state=Job.State.RUNNING, total=9, running_since=now)
     assert estimate(before_first_batch, now) is None
     assert estimate(_job(done=3, total=9, running_since=now), now) is None  # pending
+
+
+def test_a_retry_counts_only_its_own_items_against_its_clock():
+    now = timezone.now()
+    # 60 of 90 items done by the first attempt; the retry did 6 more in its first minute.
+    job = _job(
+        state=Job.State.RUNNING, done=66, total=90, done_before_attempt=60,
+        running_since=now - timedelta(minutes=1),
+    )  # fmt: skip
+    left = estimate(job, now)
+    assert left.items_per_s == pytest.approx(0.1)
+    assert left.remaining_s == pytest.approx(240)  # 24 left at 6 a minute (not 66 a minute)
+    just_retried = _job(state=Job.State.RUNNING, done=60, total=90, done_before_attempt=60,
+                        running_since=now - timedelta(seconds=30))  # fmt: skip
+    assert estimate(just_retried, now) is None  # no batch of this attempt yet
+
+
+def test_each_attempt_starts_counting_from_the_items_already_done(settings):
+    settings.JOB_MAX_SHARDS = 2
+    job = _job()
+    fail_b = [True]
+
+    def process(batch):
+        if batch == ["b"] and fail_b[0]:
+            raise ConnectionError("down")
+        return {"judged": 1}
+
+    run_batches(job, [["a"], ["b"]], process, retries=0)
+    job.refresh_from_db()
+    assert (job.state, job.done, job.done_before_attempt) == ("failed", 1, 0)
+    retry_job(job)
+    fail_b[0] = False
+    run_batches(job, [["a"], ["b"]], process, retries=0)
+    job.refresh_from_db()
+    assert (job.state, job.done, job.total, job.done_before_attempt) == ("succeeded", 2, 2, 1)
 
 
 def test_the_attempt_clock_restarts_with_each_attempt():

@@ -42,6 +42,13 @@ _BROKER_DB, _RESULT_DB = _XDIST_REDIS_DATABASES.get(_XDIST_PROCESS, (5, 6))
 BROKER_URL = os.environ.get("TEST_WORKER_BROKER_URL", f"redis://127.0.0.1:6379/{_BROKER_DB}")
 RESULT_URL = os.environ.get("TEST_WORKER_RESULT_URL", f"redis://127.0.0.1:6379/{_RESULT_DB}")
 VISIBILITY_TIMEOUT_S = 4
+# A worker environment with tiny leases and sweeps, so that a killed worker's shard is taken
+# over within seconds (the default grace is a minute).
+FAST_LEASES = {
+    "JOB_LEASE_HEARTBEAT_SECONDS": "0.3",
+    "JOB_LEASE_GRACE_SECONDS": "1.5",
+    "WORKER_HEARTBEAT_SECONDS": "0.5",
+}
 READY_TIMEOUT_S = 90
 CELERY = Path(sys.executable).with_name("celery")
 # Read by Celery itself in preference to the app's configuration
@@ -92,7 +99,7 @@ def _test_database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
-def _wait_until_ready(worker: WorkerProcess) -> None:
+def wait_until_ready(worker: WorkerProcess) -> None:
     deadline = time.monotonic() + READY_TIMEOUT_S
     while time.monotonic() < deadline:
         if " ready." in worker.log:
@@ -155,8 +162,9 @@ def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[.
     _use_broker(BROKER_URL, RESULT_URL)
     workers: list[WorkerProcess] = []
 
-    def start(extra_env: dict[str, str] | None = None) -> WorkerProcess:
-        """One more worker; ``extra_env`` adds to (or overrides) its environment."""
+    def start(extra_env: dict[str, str] | None = None, wait: bool = True) -> WorkerProcess:
+        """One more worker; ``extra_env`` adds to (or overrides) its environment. Without
+        ``wait``, call ``wait_until_ready`` (several workers then boot side by side)."""
         log_path = tmp_path / f"worker-{len(workers)}.log"
         command = [
             str(CELERY), "-A", "crux_app", "worker", "-Q", "gpu,cpu",
@@ -175,7 +183,8 @@ def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[.
             )
         worker = WorkerProcess(process, log_path, process_env)
         workers.append(worker)
-        _wait_until_ready(worker)
+        if wait:
+            wait_until_ready(worker)
         return worker
 
     yield start

@@ -71,7 +71,9 @@ def test_llm_nli_scores_the_label_words_of_the_dense_prompt(llm_nli, embedded_ge
     ]
     logp = embedded_generator.continuation_logprobs([nli_prompt(*PAIRS[0])], spellings)[0]
     mass = np.exp(logp).reshape(3, -1).sum(axis=1)
-    np.testing.assert_allclose(probs[0], mass / mass.sum(), atol=1e-6)
+    # float32 rounding: the batch of two computes the prompts' shared prefix once, the reference
+    # runs the prompt alone, so the sums are ordered differently.
+    np.testing.assert_allclose(probs[0], mass / mass.sum(), atol=1e-5)
 
 
 def test_llm_nli_prompt_holds_the_question_when_given(llm_nli):

@@ -130,9 +130,10 @@ def test_job_stores_rating_raw_output_and_prompt_then_a_rerun_does_no_model_work
     assert not stored.filter(passage=data.passages[5]).exists()  # no text: never judged
     before = list(Judgment.objects.order_by("pk").values_list("pk", "rating", "updated_at"))
 
-    again = run_judge_job(job, no_model)
+    # A new job over the same scope (a finished job's own task changes nothing: issue #24).
+    again = run_judge_job(_job(data, batch_size=5), no_model)
     assert again.state == Job.State.SUCCEEDED
-    assert (again.done, again.total, again.attempts) == (0, 0, 2)
+    assert (again.done, again.total, again.attempts) == (0, 0, 1)
     assert again.message == "already judged 17, skipped (no text) 3"
     assert list(Judgment.objects.order_by("pk").values_list("pk", "rating", "updated_at")) == before
 

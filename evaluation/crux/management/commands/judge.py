@@ -1,6 +1,6 @@
 """manage.py judge --collection NAME [--run R --k K] [--topic T] [--reports]
 [--distribution | --embedding] [--rubric crux|umbrela] [--temperature T --seed S]
-[--sample-size N [--sample-seed S]]
+[--sample-size N [--sample-seed S]] [--dry-run]
 
 The CLI twin of the judging job: the same scope rules (every run's top-k and the qrels, one
 run's top-k, or the generated reports; optionally one topic), only the items the judge has not
@@ -11,6 +11,10 @@ its rating distribution at the answer position instead of generating (a judge of
 (query, passage) pairs 0-3 into the judge's qrels; ``--temperature`` > 0 with ``--seed`` runs a
 sampled repeat of the judge (a judge of its own), and ``--sample-size`` rates a seeded random
 sample of the scope's items (the same sample for every repeat).
+
+Before judging it prints what the job will cost (``crux_app.jobs.estimate``: items left, prompt
+tokens from the judge's tokenizer, expected time, money); ``--dry-run`` prints only that and
+stores nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from crux_app.command_output import write_estimate
 from crux_app.dataio.qrels_judge import qrels_source
 from crux_app.inputs import EvaluationInputError, resolve_collection
+from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Job, Judgment, PassageQrel, Run, Topic
 from evaluation.crux.job import (
     DEFAULT_BATCH_SIZE,
@@ -62,6 +68,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, help="the repeat's sampling seed (default 0)")
         parser.add_argument("--sample-size", type=int, help="a seeded random sample of the items")
         parser.add_argument("--sample-seed", type=int, default=0, help="the sample's seed")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="print what the job would cost; judge nothing"
+        )
 
     def handle(self, *args, **options) -> None:
         if options["reports"] and options["run"]:
@@ -98,12 +107,19 @@ class Command(BaseCommand):
             )
         except ValueError as error:
             raise CommandError(str(error)) from None
+        kind = EMBEDDING_KIND if options["embedding"] else KIND
+        try:
+            estimate = job_estimate(kind, params.as_params(run), collection, topic)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        write_estimate(self, "judging job", estimate, options["dry_run"])
+        if options["dry_run"]:
+            return
         model_for = _model_for(options["embedding"])
         try:
             total = self._missing(collection, params, topic, model_for)
         except ValueError as error:  # a judge identity the job would refuse (too long a name)
             raise CommandError(str(error)) from None
-        kind = EMBEDDING_KIND if options["embedding"] else KIND
         job = Job.objects.create(
             kind=kind, params=params.as_params(run), collection=collection, topic=topic
         )

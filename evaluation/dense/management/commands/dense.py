@@ -1,7 +1,8 @@
 """``manage.py dense --collection NAME [--run RUN] [--k 5] [--format json|jsonl] [--compute]``:
 print one record per question from the stored DENSE results of a collection; ``--compute``
-first computes the missing ones in this process. When nothing is stored for what was asked,
-stderr says so and names the command that computes it."""
+first computes the missing ones in this process, after printing what that will cost
+(``crux_app.jobs.estimate``), and ``--dry-run`` prints only that cost. When nothing is stored
+for what was asked, stderr says so and names the command that computes it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import shlex
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from crux_app.command_output import write_estimate
+from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job, Run
 from evaluation.dense.collection_summary import collection_summary
 from evaluation.dense.job import DEFAULT_K, KIND, DenseJobParams
@@ -42,6 +45,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--summary", action="store_true", help="print the per-run figures instead"
         )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what --compute would cost (questions left, tokens, time); compute nothing",
+        )
 
     def handle(self, *args, **options) -> None:
         collection = Collection.objects.filter(name=options["collection"]).first()
@@ -55,6 +63,9 @@ class Command(BaseCommand):
             topic = collection.topics.filter(external_id=options["topic"]).first()
             if topic is None:
                 raise CommandError(f"--topic: no topic {options['topic']!r} in {collection.name!r}")
+        if options["dry_run"]:
+            self._estimate(collection, run, topic, options, dry_run=True)
+            return
         if options["compute"]:
             self._compute(collection, run, topic, options)
         if options["summary"]:
@@ -80,18 +91,28 @@ class Command(BaseCommand):
                 return run
         raise CommandError(f"--run: no run {name!r} in {collection.name!r}; runs there: {names}")
 
-    def _compute(self, collection, run, topic, options) -> None:
-        from evaluation.dense.tasks import run_dense  # model code only when computing
-
-        params = DenseJobParams(
+    def _params(self, run: Run, options) -> dict:
+        return DenseJobParams(
             run_id=run.pk,
             k=options["k"],
             threshold=options["threshold"],
             refine=not options["no_refine"],
             chunking=not options["no_chunking"],
-        )
+        ).as_params(run)
+
+    def _estimate(self, collection, run, topic, options, dry_run: bool) -> None:
+        try:
+            estimate = job_estimate(KIND, self._params(run, options), collection, topic)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        write_estimate(self, "DENSE job", estimate, dry_run)
+
+    def _compute(self, collection, run, topic, options) -> None:
+        from evaluation.dense.tasks import run_dense  # model code only when computing
+
+        self._estimate(collection, run, topic, options, dry_run=False)
         job = Job.objects.create(
-            kind=KIND, params=params.as_params(run), collection=collection, topic=topic
+            kind=KIND, params=self._params(run, options), collection=collection, topic=topic
         )
         bar = tqdm(total=collection.topics.count() if topic is None else 1, desc="DENSE",
                    file=self.stderr, disable=None)  # fmt: skip

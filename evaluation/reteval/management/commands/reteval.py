@@ -3,8 +3,9 @@
 Prints stored results; ``--compute`` first runs the job in this process for each ``--run``
 (default: every run of the collection) with the configured generator and judge (only missing
 answers and comparisons cost model time), and ``--campaign NAME`` creates a failure-category
-campaign of the disagreeing questions. When nothing is stored for what was asked, stderr says
-so and names the command that computes it.
+campaign of the disagreeing questions. Each job first prints what it will cost
+(``crux_app.jobs.estimate``); ``--dry-run`` prints only those costs. When nothing is stored for
+what was asked, stderr says so and names the command that computes it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.command_output import write_estimate
 from crux_app.csv_safety import safe_row
+from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job, Run
 from evaluation.reteval.failures import create_failure_campaign
 from evaluation.reteval.job import DEFAULT_KS, KIND, RetEvalJobParams, run_reteval_job
@@ -65,11 +68,20 @@ class Command(BaseCommand):
         )
         parser.add_argument("--max-questions", type=int, help="with --compute: the first N")
         parser.add_argument("--campaign", help="create a failure-category campaign of this name")
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what --compute would cost (questions left, tokens, time); compute nothing",
+        )
 
     def handle(self, *args, **options) -> None:
         collection = Collection.objects.filter(name=options["collection"]).first()
         if collection is None:
             raise CommandError(f"collection {options['collection']!r} does not exist")
+        if options["dry_run"]:
+            for run in self._runs(collection, options):
+                self._estimate(collection, run, options, dry_run=True)
+            return
         if options["compute"]:
             self._compute(collection, options)
         try:
@@ -114,6 +126,18 @@ class Command(BaseCommand):
     def _compute(self, collection: Collection, options) -> None:
         from evaluation.reteval.tasks import reteval_models  # loads model code only when asked to
 
+        for run in self._runs(collection, options):
+            params = self._estimate(collection, run, options, dry_run=False)
+            job = Job.objects.create(kind=KIND, params=params, collection=collection)
+            self.stderr.write(f"job #{job.pk}: LLM-retEval of run {run.name!r}…")
+            job = run_reteval_job(job, reteval_models())
+            self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
+            if job.state != Job.State.SUCCEEDED:
+                first = job.errors[0]["message"] if job.errors else ""
+                raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+
+    def _runs(self, collection: Collection, options) -> list[Run]:
+        """The runs ``--compute`` runs a job for: each ``--run``, else every run."""
         names = options["run"] or list(
             Run.objects.filter(collection=collection)
             .order_by("name")
@@ -121,22 +145,27 @@ class Command(BaseCommand):
         )
         if not names:
             raise CommandError(f"--compute: collection {collection.name!r} has no runs")
+        runs = []
         for name in dict.fromkeys(names):
             run = Run.objects.filter(collection=collection, name=name).first()
             if run is None:
                 raise CommandError(f"--run: run {name!r} does not exist in {collection.name!r}")
-            params = RetEvalJobParams(
-                run_id=run.pk,
-                ks=tuple(options["k"] or DEFAULT_KS),
-                max_questions=options["max_questions"],
-            )
-            job = Job.objects.create(kind=KIND, params=params.as_params(run), collection=collection)
-            self.stderr.write(f"job #{job.pk}: LLM-retEval of run {name!r}…")
-            job = run_reteval_job(job, reteval_models())
-            self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
-            if job.state != Job.State.SUCCEEDED:
-                first = job.errors[0]["message"] if job.errors else ""
-                raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+            runs.append(run)
+        return runs
+
+    def _estimate(self, collection: Collection, run: Run, options, dry_run: bool) -> dict:
+        """Print the cost of the run's job; its params."""
+        params = RetEvalJobParams(
+            run_id=run.pk,
+            ks=tuple(options["k"] or DEFAULT_KS),
+            max_questions=options["max_questions"],
+        ).as_params(run)
+        try:
+            estimate = job_estimate(KIND, params, collection)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        write_estimate(self, f"LLM-retEval job of run {run.name!r}", estimate, dry_run)
+        return params
 
     def _campaign(self, collection: Collection, judge: str | None, options) -> None:
         if judge is None or not options["run"] or not options["k"] or len(options["k"]) != 1:

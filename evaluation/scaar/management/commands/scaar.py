@@ -1,7 +1,9 @@
 """manage.py scaar --collection NAME [--system S] [--output ID] [--compute] --format json|csv.
 
-Prints the stored analyses; ``--compute`` first analyses the missing ones in this process. When
-nothing is stored for what was asked, stderr says so and names the command that computes it.
+Prints the stored analyses; ``--compute`` first analyses the missing ones in this process, after
+printing what that will cost (``crux_app.jobs.estimate``), and ``--dry-run`` prints only that
+cost. When nothing is stored for what was asked, stderr says so and names the command that
+computes it.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.command_output import write_estimate
+from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job
 from evaluation.scaar.export import render_csv, render_json
 from evaluation.scaar.job import DEFAULT_K, KIND, ScaarJobParams
@@ -42,6 +46,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--k", type=int, default=DEFAULT_K, help="passages per query")
         parser.add_argument("--no-refine", action="store_true", help="do not regenerate answers")
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what --compute would cost (answers left, tokens, time); analyse nothing",
+        )
 
     def handle(self, *args, **options) -> None:
         collection = Collection.objects.filter(name=options["collection"]).first()
@@ -54,6 +63,9 @@ class Command(BaseCommand):
             analyses = analyses.filter(output__external_id=options["output"])
         if options["system"]:
             analyses = analyses.filter(output__system=options["system"])
+        if options["dry_run"]:
+            self._estimate(collection, *self._job(collection, options), dry_run=True)
+            return
         if options["compute"]:
             self._compute(collection, options)
         analyses = analyses.select_related("output", "topic").order_by(
@@ -89,9 +101,8 @@ class Command(BaseCommand):
             "the collection page"
         )
 
-    def _compute(self, collection: Collection, options: dict) -> None:
-        from evaluation.scaar.tasks import run_scaar  # loads model code only when asked to
-
+    def _job(self, collection: Collection, options: dict) -> tuple[dict, object]:
+        """The job's params and topic (one output's topic with ``--output``)."""
         raw = {
             "theta0": options["theta0"],
             "alpha": options["alpha"],
@@ -109,6 +120,20 @@ class Command(BaseCommand):
             output = collection.outputs.get(external_id=options["output"])
             topic = output.topic
             params["system"] = output.system
+        return params, topic
+
+    def _estimate(self, collection: Collection, params: dict, topic, dry_run: bool) -> None:
+        try:
+            estimate = job_estimate(KIND, params, collection, topic)
+        except ValueError as error:
+            raise CommandError(str(error).replace("job parameter", "option")) from None
+        write_estimate(self, "SCAAR job", estimate, dry_run)
+
+    def _compute(self, collection: Collection, options: dict) -> None:
+        from evaluation.scaar.tasks import run_scaar  # loads model code only when asked to
+
+        params, topic = self._job(collection, options)
+        self._estimate(collection, params, topic, dry_run=False)
         job = Job.objects.create(kind=KIND, params=params, collection=collection, topic=topic)
         job = run_scaar(job)
         self.stderr.write(f"{job}: {job.state}, {job.message}")

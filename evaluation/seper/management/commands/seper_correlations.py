@@ -2,15 +2,18 @@
 [--format json|text] [--compute].
 
 Reads stored SePer rows; ``--compute`` first runs the SePer job in this process for each run of
-the collection at ``--k`` (only missing rows cost model time). When nothing is stored for what
-was asked, stderr says so and names the command that computes it."""
+the collection at ``--k`` (only missing rows cost model time), each after printing what it will
+cost (``crux_app.jobs.estimate``); ``--dry-run`` prints only those costs. When nothing is stored
+for what was asked, stderr says so and names the command that computes it."""
 
 import json
 import shlex
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from crux_app.command_output import write_estimate
 from crux_app.inputs import EvaluationInputError, resolve_collection
+from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job
 from evaluation.leaderboard.columns import LeaderboardParams
 from evaluation.seper.correlations import SeperCorrelations, run_deltas, seper_correlations
@@ -42,6 +45,11 @@ class Command(BaseCommand):
             help="first run the SePer job for each run at --k in this process, with the "
             "configured models",
         )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what --compute would cost (questions left, tokens, time); score nothing",
+        )
 
     def handle(self, *args, **options) -> None:
         try:
@@ -49,6 +57,10 @@ class Command(BaseCommand):
             params = LeaderboardParams(judge=options["judge"], tau=options["tau"], k=options["k"])
         except EvaluationInputError as error:
             raise CommandError(str(error)) from None
+        if options["dry_run"]:
+            for run in self._runs(collection):
+                self._estimate(collection, run, options, dry_run=True)
+            return
         if options["compute"]:
             self._compute(collection, options)
         try:
@@ -100,10 +112,9 @@ class Command(BaseCommand):
     def _compute(self, collection: Collection, options) -> None:
         from evaluation.seper.tasks import run_seper  # loads model code only when asked to
 
-        runs = list(collection.runs.order_by("name")) or [None]
-        for run in runs:
-            params = SeperJobParams(run_id=run.pk if run else None, k=options["k"])
-            job = Job.objects.create(kind=KIND, params=params.as_params(run), collection=collection)
+        for run in self._runs(collection):
+            params = self._estimate(collection, run, options, dry_run=False)
+            job = Job.objects.create(kind=KIND, params=params, collection=collection)
             label = f"run {run.name!r}" if run else "the baseline and gold passages"
             self.stderr.write(f"job #{job.pk}: SePer of {label}…")
             job = run_seper(job)
@@ -111,3 +122,18 @@ class Command(BaseCommand):
             if job.state != Job.State.SUCCEEDED:
                 first = job.errors[0]["message"] if job.errors else ""
                 raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+
+    def _runs(self, collection: Collection) -> list:
+        """The runs the jobs score (None: the baseline and gold passages of a run-less one)."""
+        return list(collection.runs.order_by("name")) or [None]
+
+    def _estimate(self, collection: Collection, run, options, dry_run: bool) -> dict:
+        """Print the cost of the run's job; its params."""
+        params = SeperJobParams(run_id=run.pk if run else None, k=options["k"]).as_params(run)
+        try:
+            estimate = job_estimate(KIND, params, collection)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        what = f"SePer job of run {run.name!r}" if run else "SePer job of the gold passages"
+        write_estimate(self, what, estimate, dry_run)
+        return params

@@ -1,0 +1,36 @@
+"""Personal API tokens: only a digest is stored; the token itself is shown once."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def active(self) -> ApiTokenQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, help_text="what the token is for")
+    # The first characters of the token, shown on the page so its owner can tell tokens apart.
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, unique=True)  # sha256 hex of the whole token
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

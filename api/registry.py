@@ -1,0 +1,49 @@
+"""What methods add to the API, registered from their ``AppConfig.ready`` (this package names
+no method): the form that validates each job kind's parameters, and method endpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+
+
+@dataclass(frozen=True)
+class JobForm:
+    """The page form whose fields are a job kind's parameters (a ``CollectionJobForm``);
+    ``fixed`` is form data the kind implies (e.g. the embedding judge's ``method``)."""
+
+    kind: str
+    form_class: type[forms.Form]
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A method's endpoint: ``route`` below ``/api/v1/`` (Django path syntax), a DRF view."""
+
+    name: str
+    route: str
+    view: type
+
+
+JOB_FORMS: dict[str, JobForm] = {}
+ENDPOINTS: dict[str, Endpoint] = {}
+
+
+def register_job_form(
+    kind: str, form_class: type[forms.Form], fixed: Mapping[str, Any] | None = None
+) -> None:
+    """Declare the form that validates ``kind``'s parameters (replaces by kind)."""
+    JOB_FORMS[kind] = JobForm(kind, form_class, dict(fixed or {}))
+
+
+def register_endpoint(name: str, route: str, view: type) -> None:
+    """Mount a method's DRF view at ``/api/v1/<route>`` as URL name ``api-<name>``."""
+    ENDPOINTS[name] = Endpoint(name, route, view)
+
+
+def job_form(kind: str) -> JobForm | None:
+    return JOB_FORMS.get(kind)

@@ -1,0 +1,81 @@
+"""Shapes of the API's shared objects (collections, jobs) and of its request bodies."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from crux_app.collection_names import MAX_LENGTH, collection_name_problem
+from crux_app.models import Collection, Job
+
+
+class CollectionSerializer(serializers.ModelSerializer):
+    counts = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Collection
+        fields = ["id", "name", "description", "kind", "created_at", "counts"]
+
+    def get_counts(self, collection: Collection) -> dict[str, int]:
+        """The collection page's counts (``crux_app.queries.counted``) when they were read."""
+        from crux_app.queries import COLLECTION_COUNTS
+
+        return {
+            name.removeprefix("n_"): getattr(collection, name)
+            for name in COLLECTION_COUNTS
+            if hasattr(collection, name)
+        }
+
+
+class CollectionCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=MAX_LENGTH, trim_whitespace=False)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
+    kind = serializers.ChoiceField(choices=Collection.Kind.choices, required=False)
+
+    def validate_name(self, name: str) -> str:
+        problem = collection_name_problem(name)
+        if problem:
+            raise serializers.ValidationError(problem)
+        if Collection.objects.filter(name=name).exists():
+            raise serializers.ValidationError(f"a collection named {name!r} exists")
+        return name
+
+
+class JobSerializer(serializers.ModelSerializer):
+    collection = serializers.SlugRelatedField(slug_field="name", read_only=True)
+
+    class Meta:
+        model = Job
+        fields = ["id", "kind", "state", "done", "total", "message", "params", "collection"]
+        read_only_fields = fields
+
+
+class JobEnvelopeSerializer(serializers.Serializer):
+    job = JobSerializer()
+
+
+class JobStartSerializer(serializers.Serializer):
+    kind = serializers.CharField(max_length=64)
+    params = serializers.DictField(required=False, default=dict)
+
+
+class ImportSerializer(serializers.Serializer):
+    """The multipart body of an import (documentation: the view validates with the upload
+    page's form, which the format's parameters extend)."""
+
+    format = serializers.CharField()
+    file = serializers.FileField(required=False)
+    folder = serializers.ListField(child=serializers.FileField(), required=False)
+    relative_paths = serializers.CharField(required=False)
+    split = serializers.CharField(required=False)
+    tau = serializers.IntegerField(required=False)
+    run_name = serializers.CharField(required=False)
+    judge = serializers.CharField(required=False)
+    judge_kind = serializers.CharField(required=False)
+    model_id = serializers.CharField(required=False)
+    prompt_version = serializers.CharField(required=False)
+    add_missing_passages = serializers.BooleanField(required=False)
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = serializers.DictField(child=serializers.ListField(), required=False)

@@ -1,0 +1,55 @@
+"""Making, finding and revoking personal API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from api.models import ApiToken
+
+TOKEN_PREFIX = "crux_"
+SHOWN_CHARS = 12  # of the token, kept as its visible prefix
+# last_used_at is written at most this often per token: one UPDATE per request would make
+# every API call a write.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def token_digest(token: str) -> str:
+    """The stored form of a token. Tokens are 256 random bits, so a plain SHA-256 is enough (no
+    slow password hash: nothing to guess)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def issue_token(user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+    """A new token of ``user``: its row and the token itself (to show once; never stored)."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    row = ApiToken.objects.create(
+        user=user, name=name, prefix=token[:SHOWN_CHARS], digest=token_digest(token)
+    )
+    return row, token
+
+
+def find_active_token(token: str) -> ApiToken | None:
+    """The active token row whose digest matches, with its user; None for any other string."""
+    row = (
+        ApiToken.objects.active().select_related("user").filter(digest=token_digest(token)).first()
+    )
+    if row is None:
+        return None
+    now = timezone.now()
+    if row.last_used_at is None or now - row.last_used_at >= LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
+        row.last_used_at = now
+    return row
+
+
+def revoke_token(user: AbstractBaseUser, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens; False when it has no such active token."""
+    updated = (
+        ApiToken.objects.active().filter(pk=token_id, user=user).update(revoked_at=timezone.now())
+    )
+    return bool(updated)

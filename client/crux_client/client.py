@@ -1,0 +1,236 @@
+"""``Client(url, token)``: the CRUX workbench's REST API from Python."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pandas as pd
+
+from crux_client.errors import ApiError, JobFailed
+from crux_client.frames import frame_file
+
+FINISHED = ("succeeded", "failed", "cancelled")
+PAGE_SIZE = 10_000
+
+Job = dict[str, Any]
+
+
+def _name(value: str) -> str:
+    """A collection name or topic id as one URL path segment."""
+    return quote(value, safe="")
+
+
+class Client:
+    """A session with one workbench as the account of ``token`` (made on the account's
+    "API tokens" page or with ``manage.py create_api_token --user NAME``)."""
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        *,
+        timeout: float = 120.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.http = httpx.Client(
+            base_url=url.rstrip("/") + "/api/v1/",
+            headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+            timeout=timeout,
+            transport=transport,
+        )
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- plumbing ------------------------------------------------------------------------
+
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        """The JSON answer of one call; ApiError for a 4xx/5xx."""
+        response = self.http.request(method, path, **kwargs)
+        if response.status_code >= 400:
+            try:
+                body = response.json()
+            except ValueError:
+                body = {"detail": response.text[:500]}
+            raise ApiError(response.status_code, body.get("detail", ""), body.get("errors"))
+        return response.json()
+
+    def _pages(self, path: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        page = 1
+        while True:
+            body = self.request(
+                "GET", path, params={**params, "page": page, "page_size": PAGE_SIZE}
+            )
+            yield from body["results"]
+            if not body.get("next"):
+                return
+            page += 1
+
+    # ---- collections and imports ---------------------------------------------------------
+
+    def collections(self) -> pd.DataFrame:
+        rows = list(self._pages("collections/", {}))
+        return pd.json_normalize(rows) if rows else pd.DataFrame()
+
+    def collection(self, name: str) -> dict[str, Any]:
+        return self.request("GET", f"collections/{_name(name)}/")
+
+    def create_collection(self, name: str, description: str = "") -> dict[str, Any]:
+        return self.request("POST", "collections/", json={"name": name, "description": description})
+
+    def upload(
+        self,
+        collection: str,
+        fmt: str,
+        data: str | os.PathLike | bytes | pd.DataFrame,
+        **params: Any,
+    ) -> Job:
+        """Import a file (a path, bytes or a DataFrame in the format's columns) into the
+        collection as a job; returns the job (``wait`` for it). ``params``: the format's
+        parameters, e.g. ``run_name=``, ``judge=``, ``judge_kind=``."""
+        if isinstance(data, pd.DataFrame):
+            name, content = frame_file(fmt, data, str(params.get("run_name") or "run"))
+        elif isinstance(data, bytes):
+            name, content = f"{fmt}.txt", data
+        else:
+            name = os.path.basename(os.fspath(data))
+            with open(data, "rb") as handle:
+                content = handle.read()
+        fields = {"format": fmt}
+        for key, value in params.items():
+            if value is not None:
+                fields[key] = str(value).lower() if isinstance(value, bool) else str(value)
+        body = self.request(
+            "POST",
+            f"collections/{_name(collection)}/imports/",
+            data=fields,
+            files={"file": (name, content)},
+        )
+        return body["job"]
+
+    # ---- jobs ----------------------------------------------------------------------------
+
+    def start_job(self, collection: str, kind: str, **params: Any) -> Job:
+        """Start a job of ``kind`` with the fields of its page form as ``params``."""
+        body = self.request(
+            "POST", f"collections/{_name(collection)}/jobs/", json={"kind": kind, "params": params}
+        )
+        return body["job"]
+
+    def job(self, job: Job | int) -> Job:
+        return self.request("GET", f"jobs/{_job_id(job)}/")
+
+    def jobs(self, **filters: Any) -> pd.DataFrame:
+        """Jobs, newest first; filters: ``kind``, ``state``, ``collection``."""
+        return pd.DataFrame(list(self._pages("jobs/", filters)))
+
+    def cancel(self, job: Job | int) -> Job:
+        return self.request("POST", f"jobs/{_job_id(job)}/cancel/")
+
+    def retry(self, job: Job | int) -> Job:
+        return self.request("POST", f"jobs/{_job_id(job)}/retry/")
+
+    def wait(
+        self,
+        job: Job | int,
+        *,
+        timeout: float | None = None,
+        poll: float = 1.0,
+        progress: bool = True,
+    ) -> Job:
+        """Poll until the job finishes (a tqdm bar of done/total when tqdm is installed);
+        the finished job, or JobFailed when it failed or was cancelled."""
+        started = time.monotonic()
+        bar = _progress_bar(progress)
+        try:
+            while True:
+                current = self.job(job)
+                if bar is not None:
+                    bar.total = current["total"] or None
+                    bar.n = current["done"]
+                    bar.set_description(f"job #{current['id']} {current['state']}")
+                    bar.refresh()
+                if current["state"] in FINISHED:
+                    break
+                if timeout is not None and time.monotonic() - started > timeout:
+                    raise TimeoutError(f"job #{current['id']} still {current['state']}")
+                time.sleep(poll)
+        finally:
+            if bar is not None:
+                bar.close()
+        if current["state"] != "succeeded":
+            raise JobFailed(current)
+        return current
+
+    # ---- results -------------------------------------------------------------------------
+
+    def leaderboard(self, collection: str, **choices: Any) -> pd.DataFrame:
+        """One row per run (index ``run``), one column per metric (ir_measures' names for the
+        IR measures); choices as on the page: ``judge``, ``k``, ``tau``, ``qrels``, ..."""
+        body = self.request("GET", f"collections/{_name(collection)}/leaderboard/", params=choices)
+        rows = [{"run": r["run"], **r["metrics"]} for r in body["runs"]]
+        frame = pd.DataFrame(rows, columns=["run", *body["metrics"]]).set_index("run")
+        frame.attrs["warnings"] = body["warnings"]
+        return frame
+
+    def judgments(self, collection: str, judge: str | None = None) -> pd.DataFrame:
+        params = {"judge": judge} if judge else {}
+        return pd.DataFrame(
+            list(self._pages(f"collections/{_name(collection)}/judgments/", params))
+        )
+
+    def qrels(self, collection: str, source: str | None = None) -> pd.DataFrame:
+        params = {"source": source} if source else {}
+        return pd.DataFrame(list(self._pages(f"collections/{_name(collection)}/qrels/", params)))
+
+    def coverage_matrix(self, collection: str, topic: str, **choices: Any) -> dict[str, Any]:
+        path = f"collections/{_name(collection)}/topics/{_name(topic)}/coverage-matrix/"
+        return self.request("GET", path, params=choices)
+
+    def agreement(self, collection: str, **choices: Any) -> dict[str, Any]:
+        return self.request("GET", f"collections/{_name(collection)}/agreement/", params=choices)
+
+    def judge_report(self, collection: str, **choices: Any) -> dict[str, Any]:
+        return self.request("GET", f"collections/{_name(collection)}/judge-report/", params=choices)
+
+    # ---- campaigns -----------------------------------------------------------------------
+
+    def create_campaign(
+        self, name: str, collection: str, items: list[dict[str, Any]], **settings: Any
+    ) -> dict[str, Any]:
+        """A passage-rating campaign over ``items`` (``{"topic", "position", "passage"}``);
+        settings: ``overlap``, ``annotators``, ``attention_count``, ``seed``."""
+        body = {"name": name, "collection": collection, "items": items, **settings}
+        return self.request("POST", "campaigns/", json=body)
+
+    def campaign(self, slug: str) -> dict[str, Any]:
+        return self.request("GET", f"campaigns/{_name(slug)}/")
+
+    def labels(self, slug: str) -> pd.DataFrame:
+        """Every label of every annotator of the campaign."""
+        return pd.DataFrame(self.request("GET", f"campaigns/{_name(slug)}/labels/")["labels"])
+
+
+def _job_id(job: Job | int) -> int:
+    return int(job["id"] if isinstance(job, dict) else job)
+
+
+def _progress_bar(wanted: bool):
+    if not wanted:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm is optional (crux-client[progress])
+        return None
+    return tqdm(total=None, unit="item", leave=False)

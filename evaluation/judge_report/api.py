@@ -1,0 +1,57 @@
+"""``GET /api/v1/collections/<name>/judge-report/``: the "Judge vs people" report as data (the
+page's choices as query parameters; the same JSON as the page's download)."""
+
+from __future__ import annotations
+
+import json
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.errors import FormRefused, field_error
+from crux_app.inputs import EvaluationInputError
+from crux_app.models import Collection
+from evaluation.judge_report.export import to_json
+from evaluation.judge_report.forms import (
+    DEFAULT_PAGE_RESAMPLES,
+    JudgeReportForm,
+    default_judges,
+    judge_names,
+)
+from evaluation.judge_report.report import build_report
+from evaluation.judge_report.views import NEEDS_TWO_JUDGES
+
+
+class JudgeReportApiView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, name: str) -> Response:
+        """The judge-versus-people report of two judges (defaults: the page's)."""
+        collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
+        data = request.query_params.copy()
+        data.pop("format", None)
+        defaults = {"metric": "ndcg", "k": "10", "resamples": str(DEFAULT_PAGE_RESAMPLES)}
+        picked = default_judges(collection)
+        if picked:
+            defaults |= {"judge_a": picked[0], "judge_b": picked[1]}
+        elif not data:
+            raise field_error("judge_a", NEEDS_TWO_JUDGES)
+        for key, value in defaults.items():
+            data.setdefault(key, value)
+        form = JudgeReportForm(data, judges=judge_names(collection))
+        if not form.is_valid():
+            raise FormRefused(form.errors)
+        try:
+            report = build_report(collection, form.params())
+        except EvaluationInputError as error:
+            raise field_error("__all__", str(error)) from None
+        return Response(json.loads(to_json(report, indent=None)))
+
+
+def register_api() -> None:
+    from api.registry import register_endpoint
+
+    register_endpoint("judge-report", "collections/<str:name>/judge-report/", JudgeReportApiView)

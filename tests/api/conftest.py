@@ -1,0 +1,40 @@
+"""API fixtures: tokens of a researcher and of an annotator, and a client sending one."""
+
+import pytest
+from django.test import Client
+
+from api.tokens import issue_token
+
+
+class TokenClient(Client):
+    """A test client whose every request carries ``Authorization: Bearer <token>``."""
+
+    def __init__(self, token: str, **kwargs) -> None:
+        super().__init__(HTTP_AUTHORIZATION=f"Bearer {token}", **kwargs)
+        self.token = token
+
+
+@pytest.fixture
+def researcher_token(researcher) -> str:
+    return issue_token(researcher, "tests")[1]
+
+
+@pytest.fixture
+def annotator_token(annotator) -> str:
+    return issue_token(annotator, "tests")[1]
+
+
+@pytest.fixture
+def api(researcher_token) -> TokenClient:
+    return TokenClient(researcher_token)
+
+
+@pytest.fixture
+def annotator_api(annotator_token) -> TokenClient:
+    return TokenClient(annotator_token)
+
+
+@pytest.fixture(autouse=True)
+def upload_dir(settings, tmp_path):
+    settings.UPLOAD_DIR = tmp_path / "uploads"
+    return settings.UPLOAD_DIR

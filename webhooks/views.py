@@ -1,0 +1,121 @@
+"""Webhook pages (researchers only): the endpoints, a new one (its secret shown once), an
+endpoint's delivery log with "send test event", and a delivery's attempts with "redeliver"."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views import View
+
+from crux_app.list_paging import list_form, list_page, refused
+from crux_app.roles import ResearcherRequiredMixin
+
+from .events import redeliver, send_test_event
+from .forms import ActiveForm, EndpointForm
+from .models import Delivery, Endpoint
+
+DELIVERIES_PER_PAGE = 50
+
+
+class EndpointListView(ResearcherRequiredMixin, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        endpoints = Endpoint.objects.select_related("collection", "created_by").annotate(
+            n_deliveries=Count("deliveries")
+        )
+        return render(request, "webhooks/endpoint_list.html", {"endpoints": endpoints})
+
+
+class EndpointCreateView(ResearcherRequiredMixin, View):
+    """GET: the form. POST: a valid form makes the endpoint and shows its secret this once;
+    an invalid one is shown again with its errors (400)."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return render(request, "webhooks/endpoint_form.html", {"form": EndpointForm()})
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = EndpointForm(request.POST)
+        if not form.is_valid():
+            return render(request, "webhooks/endpoint_form.html", {"form": form}, status=400)
+        data = form.cleaned_data
+        endpoint = Endpoint.objects.create(
+            url=data["url"],
+            secret=data["secret"],
+            collection=data["collection"],
+            events=list(data["events"]),
+            created_by=request.user,
+        )
+        # Rendered, not redirected: the secret must not travel in a message or the session.
+        context = {"endpoint": endpoint, "secret": data["secret"]}
+        response = render(request, "webhooks/endpoint_created.html", context)
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class EndpointDetailView(ResearcherRequiredMixin, View):
+    """The endpoint and its delivery log, newest first, paged."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        endpoint = get_object_or_404(Endpoint.objects.select_related("collection"), pk=pk)
+        paging = list_form(request.GET)
+        if (bad := refused(paging)) is not None:
+            return bad
+        deliveries = endpoint.deliveries.select_related("event").order_by("-created_at", "-id")
+        listing = list_page(paging, deliveries, default_size=DELIVERIES_PER_PAGE)
+        context = {"endpoint": endpoint, "listing": listing}
+        return render(request, "webhooks/endpoint_detail.html", context)
+
+
+class EndpointTestView(ResearcherRequiredMixin, View):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        endpoint = get_object_or_404(Endpoint, pk=pk)
+        delivery = send_test_event(endpoint)
+        messages.success(request, "Sent a test event; its attempts are listed below.")
+        return redirect("webhook-delivery", pk=delivery.pk)
+
+
+class EndpointActiveView(ResearcherRequiredMixin, View):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        endpoint = get_object_or_404(Endpoint, pk=pk)
+        form = ActiveForm(request.POST)
+        if (bad := refused(form)) is not None:
+            return bad
+        endpoint.active = form.cleaned_data["active"]
+        endpoint.save(update_fields=["active"])
+        state = "on: it receives new events" if endpoint.active else "off: no new events"
+        messages.success(request, f"The webhook is {state}.")
+        return redirect("webhook-detail", pk=endpoint.pk)
+
+
+class EndpointDeleteView(ResearcherRequiredMixin, View):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        endpoint = get_object_or_404(Endpoint, pk=pk)
+        endpoint.delete()
+        messages.success(request, f"Deleted the webhook to {endpoint.url} and its delivery log.")
+        return redirect("webhook-list")
+
+
+class DeliveryDetailView(ResearcherRequiredMixin, View):
+    """A delivery: the event's body and every attempt (status, response excerpt, error, time)."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        delivery = get_object_or_404(
+            Delivery.objects.select_related("event", "endpoint", "endpoint__collection"), pk=pk
+        )
+        context = {
+            "delivery": delivery,
+            "attempts": delivery.attempt_rows.order_by("-number"),
+            "body": json.dumps(delivery.event.payload, indent=2, sort_keys=True),
+        }
+        return render(request, "webhooks/delivery_detail.html", context)
+
+
+class DeliveryRedeliverView(ResearcherRequiredMixin, View):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        delivery = get_object_or_404(Delivery, pk=pk)
+        redeliver(delivery)
+        messages.success(request, "Sending the event again, with a new series of attempts.")
+        return redirect("webhook-delivery", pk=delivery.pk)
