@@ -31,12 +31,19 @@ from crux_app.celery import app as celery_app
 
 # Redis databases (broker, results) per pytest-xdist process, so that processes of one run never
 # take each other's tasks; overridable so that test sessions running side by side do not either.
-_XDIST_REDIS_DATABASES = {"master": (5, 6), "gw0": (5, 6), "gw1": (3, 4), "gw2": (15, 0)}
+# Never 0 and 1: the app's own broker and results (a demo running on the same machine).
+_XDIST_REDIS_DATABASES = {
+    "master": (5, 6),
+    "gw0": (5, 6),
+    "gw1": (3, 4),
+    "gw2": (11, 12),
+    "gw3": (13, 14),
+}
 _XDIST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "master")
 if _XDIST_PROCESS not in _XDIST_REDIS_DATABASES and "TEST_WORKER_BROKER_URL" not in os.environ:
     raise RuntimeError(
         f"pytest-xdist process {_XDIST_PROCESS} has no Redis databases of its own: run with at "
-        "most -n 3, or set TEST_WORKER_BROKER_URL and TEST_WORKER_RESULT_URL"
+        "most -n 4, or set TEST_WORKER_BROKER_URL and TEST_WORKER_RESULT_URL"
     )
 _BROKER_DB, _RESULT_DB = _XDIST_REDIS_DATABASES.get(_XDIST_PROCESS, (5, 6))
 BROKER_URL = os.environ.get("TEST_WORKER_BROKER_URL", f"redis://127.0.0.1:6379/{_BROKER_DB}")
