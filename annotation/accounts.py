@@ -78,11 +78,6 @@ def ensure_profile(user: AbstractBaseUser) -> AnnotatorProfile:
     return profile
 
 
-def can_annotate(campaign: Campaign, user: AbstractBaseUser) -> bool:
-    """An account works on a campaign it was invited to (Prolific arrivals are invited)."""
-    return user.is_authenticated and campaign.invited.filter(pk=user.pk).exists()
-
-
 def invite_annotator(
     campaign: Campaign, username: str, password: str | None = None
 ) -> tuple[AbstractBaseUser, bool]:

@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from .models import AnnotatorProfile, Assignment, Campaign, CampaignItem
+from .models import (
+    AnnotatorProfile,
+    Assignment,
+    Campaign,
+    CampaignItem,
+    ReviewCampaign,
+    ReviewDecision,
+    ReviewItem,
+)
 
 
 @admin.register(Campaign)
@@ -38,3 +46,35 @@ class AnnotatorProfileAdmin(admin.ModelAdmin):
     ]
     list_filter = ["source"]
     search_fields = ["user__username", "prolific_pid"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Review rows are made by the review pages and commands (an item's candidates and a
+    decision's adjudicated judgment go together): the admin only shows them."""
+
+    def has_add_permission(self, request) -> bool:  # noqa: ANN001 (Django's signature)
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+
+@admin.register(ReviewCampaign)
+class ReviewCampaignAdmin(ReadOnlyAdmin):
+    list_display = ["name", "collection", "task_type", "kind", "sampling", "state", "created_at"]
+    list_filter = ["state", "task_type", "collection"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(ReviewItem)
+class ReviewItemAdmin(ReadOnlyAdmin):
+    list_display = ["id", "campaign", "key", "gap", "inclusion"]
+    list_filter = ["campaign"]
+    raw_id_fields = ["topic", "subquestion", "passage", "output"]
+
+
+@admin.register(ReviewDecision)
+class ReviewDecisionAdmin(ReadOnlyAdmin):
+    list_display = ["id", "campaign", "reviewer", "option", "decided_at"]
+    list_filter = ["campaign"]
+    raw_id_fields = ["item", "reviewer"]

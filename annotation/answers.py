@@ -1,4 +1,5 @@
-"""Answers of the four task types: parse a submitted form, parse a gold value, score agreement.
+"""Answers: parse a submitted form, parse a gold value, score agreement (each through the task
+type's registry entry), and the answers of the four built-in task types.
 
 Plain Python. Answer shapes (stored as JSON on the assignment):
 
@@ -17,13 +18,9 @@ a selection that lost a character to the browser must not block a submission.
 from collections.abc import Mapping
 from typing import Any
 
-from .task_types import (
-    ANSWER_EQUIVALENCE,
-    FAILURE_CATEGORIES,
-    FAILURE_CATEGORY,
-    PASSAGE_RATING,
-    REPORT_COVERAGE,
-)
+from .task_type_registry import TASK_TYPE_REGISTRY, TaskType
+from .task_type_registry import task_type as task_type_entry
+from .task_types import FAILURE_CATEGORIES
 
 YES = frozenset({"y", "yes", "1", "true"})
 NO = frozenset({"n", "no", "0", "false"})
@@ -88,107 +85,30 @@ def _span(
     return anchor_span(text, data.get(name, "") or "", start, end)
 
 
+def _entry(task_type: str) -> TaskType:
+    try:
+        return task_type_entry(task_type)
+    except KeyError:
+        raise AnswerError("task_type", f"unknown task type '{task_type}'") from None
+
+
 def parse_answer(task_type: str, data: Mapping[str, str], payload: Mapping[str, Any]) -> dict:
     """The answer a workspace form submitted for an item with this ``payload``."""
-    if task_type == PASSAGE_RATING:
-        rating = _rating("rating", data.get("rating"))
-        span, start, end = _span(
-            data, payload.get("passage", ""), "rationale", "rationale_start", "rationale_end"
-        )
-        return {
-            "rating": rating,
-            "rationale": span,
-            "rationale_start": start,
-            "rationale_end": end,
-        }
-    if task_type == REPORT_COVERAGE:
-        report = payload.get("report", "")
-        answers = []
-        for question in payload.get("questions", []):
-            pos = question["position"]
-            answerable = _yes_no(f"answer_{pos}", data.get(f"answer_{pos}"))
-            span, start, end = _span(
-                data, report, f"span_{pos}", f"span_start_{pos}", f"span_end_{pos}"
-            )
-            answers.append(
-                {
-                    "position": pos,
-                    "answerable": int(answerable),
-                    "span": span if answerable else "",
-                    "span_start": start if answerable else None,
-                    "span_end": end if answerable else None,
-                }
-            )
-        return {"answers": answers}
-    if task_type == ANSWER_EQUIVALENCE:
-        return {"equivalent": _yes_no("equivalent", data.get("equivalent"))}
-    if task_type == FAILURE_CATEGORY:
-        category = (data.get("category") or "").strip().upper()
-        if category not in FAILURE_CATEGORIES:
-            raise AnswerError("category", "choose a category from A to F")
-        return {"category": category}
-    raise AnswerError("task_type", f"unknown task type '{task_type}'")
-
-
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+    return _entry(task_type).parse_answer(data, payload)
 
 
 def answer_to_draft(task_type: str, answer: Mapping[str, Any] | None) -> dict[str, str]:
     """A stored answer as the workspace form's fields (the inverse of ``parse_answer``): an
     undone answer comes back as the draft of its item, so nothing has to be re-entered."""
-    if not answer:
+    if not answer or task_type not in TASK_TYPE_REGISTRY:
         return {}
-    if task_type == PASSAGE_RATING:
-        return {
-            "rating": _text(answer.get("rating")),
-            "rationale": _text(answer.get("rationale")),
-            "rationale_start": _text(answer.get("rationale_start")),
-            "rationale_end": _text(answer.get("rationale_end")),
-        }
-    if task_type == REPORT_COVERAGE:
-        draft = {}
-        for mark in answer.get("answers", []):
-            pos = mark["position"]
-            draft[f"answer_{pos}"] = "yes" if mark.get("answerable") else "no"
-            draft[f"span_{pos}"] = _text(mark.get("span"))
-            draft[f"span_start_{pos}"] = _text(mark.get("span_start"))
-            draft[f"span_end_{pos}"] = _text(mark.get("span_end"))
-        return draft
-    if task_type == ANSWER_EQUIVALENCE:
-        return {"equivalent": "yes" if answer.get("equivalent") else "no"}
-    if task_type == FAILURE_CATEGORY:
-        return {"category": _text(answer.get("category"))}
-    return {}
+    return TASK_TYPE_REGISTRY[task_type].answer_to_draft(answer)
 
 
 def parse_gold_value(task_type: str, text: str, payload: Mapping[str, Any]) -> dict:
     """A gold answer written as one cell: ``0``-``5``, ``yes``/``no``, ``A``-``F``, or for
     report coverage one yes/no per sub-question in order (``y n y`` or ``1,0,1``)."""
-    if task_type == PASSAGE_RATING:
-        return {"rating": _rating("answer", text)}
-    if task_type == REPORT_COVERAGE:
-        marks = text.replace(",", " ").split()
-        positions = [q["position"] for q in payload.get("questions", [])]
-        if len(marks) != len(positions):
-            raise AnswerError(
-                "answer", f"give {len(positions)} yes/no values, one per sub-question"
-            )
-        return {
-            "answers": [
-                {"position": pos, "answerable": int(_yes_no("answer", mark))}
-                for pos, mark in zip(positions, marks, strict=True)
-            ]
-        }
-    if task_type == ANSWER_EQUIVALENCE:
-        return {"equivalent": _yes_no("answer", text)}
-    if task_type == FAILURE_CATEGORY:
-        return parse_answer(task_type, {"category": text}, payload)
-    raise AnswerError("task_type", f"unknown task type '{task_type}'")
-
-
-def _answerability(answer: Mapping[str, Any]) -> dict[int, int]:
-    return {a["position"]: a["answerable"] for a in answer.get("answers", [])}
+    return _entry(task_type).parse_gold(text, payload)
 
 
 def agreement_score(
@@ -199,31 +119,152 @@ def agreement_score(
     A rating counts as correct within ``tolerance`` points; report coverage scores the share of
     sub-questions whose yes/no matches; the binary and categorical tasks are exact.
     """
-    if task_type == PASSAGE_RATING:
-        return float(abs(answer["rating"] - gold["rating"]) <= tolerance)
-    if task_type == REPORT_COVERAGE:
-        expected = _answerability(gold)
-        given = _answerability(answer)
-        if not expected:
-            return 0.0
-        return sum(given.get(pos) == value for pos, value in expected.items()) / len(expected)
-    if task_type == ANSWER_EQUIVALENCE:
-        return float(answer["equivalent"] == gold["equivalent"])
-    if task_type == FAILURE_CATEGORY:
-        return float(answer["category"] == gold["category"])
-    raise AnswerError("task_type", f"unknown task type '{task_type}'")
+    return _entry(task_type).score(answer, gold, tolerance)
 
 
 def answer_summary(task_type: str, answer: Mapping[str, Any] | None) -> str:
     """A short human-readable form of an answer, for tables (``3``, ``y n y``, ``yes``, ``C``)."""
-    if not answer:
+    if not answer or task_type not in TASK_TYPE_REGISTRY:
         return ""
-    if task_type == PASSAGE_RATING:
-        return str(answer["rating"])
-    if task_type == REPORT_COVERAGE:
-        return " ".join("y" if a["answerable"] else "n" for a in answer.get("answers", []))
-    if task_type == ANSWER_EQUIVALENCE:
-        return "yes" if answer["equivalent"] else "no"
-    if task_type == FAILURE_CATEGORY:
-        return answer["category"]
-    return ""
+    return TASK_TYPE_REGISTRY[task_type].summary(answer)
+
+
+def text_value(value: Any) -> str:
+    """A stored answer field as a form field's text (None as empty)."""
+    return "" if value is None else str(value)
+
+
+# ---- The built-in task types' answers (their entries: annotation.builtin_task_types) ----
+
+
+def parse_rating_answer(data: Mapping[str, str], payload: Mapping[str, Any]) -> dict:
+    rating = _rating("rating", data.get("rating"))
+    span, start, end = _span(
+        data, payload.get("passage", ""), "rationale", "rationale_start", "rationale_end"
+    )
+    return {"rating": rating, "rationale": span, "rationale_start": start, "rationale_end": end}
+
+
+def rating_draft(answer: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        "rating": text_value(answer.get("rating")),
+        "rationale": text_value(answer.get("rationale")),
+        "rationale_start": text_value(answer.get("rationale_start")),
+        "rationale_end": text_value(answer.get("rationale_end")),
+    }
+
+
+def parse_rating_gold(text: str, payload: Mapping[str, Any]) -> dict:
+    return {"rating": _rating("answer", text)}
+
+
+def rating_score(answer: Mapping[str, Any], gold: Mapping[str, Any], tolerance: int) -> float:
+    return float(abs(answer["rating"] - gold["rating"]) <= tolerance)
+
+
+def parse_coverage_answer(data: Mapping[str, str], payload: Mapping[str, Any]) -> dict:
+    report = payload.get("report", "")
+    answers = []
+    for question in payload.get("questions", []):
+        pos = question["position"]
+        answerable = _yes_no(f"answer_{pos}", data.get(f"answer_{pos}"))
+        span, start, end = _span(
+            data, report, f"span_{pos}", f"span_start_{pos}", f"span_end_{pos}"
+        )
+        answers.append(
+            {
+                "position": pos,
+                "answerable": int(answerable),
+                "span": span if answerable else "",
+                "span_start": start if answerable else None,
+                "span_end": end if answerable else None,
+            }
+        )
+    return {"answers": answers}
+
+
+def coverage_draft(answer: Mapping[str, Any]) -> dict[str, str]:
+    draft = {}
+    for mark in answer.get("answers", []):
+        pos = mark["position"]
+        draft[f"answer_{pos}"] = "yes" if mark.get("answerable") else "no"
+        draft[f"span_{pos}"] = text_value(mark.get("span"))
+        draft[f"span_start_{pos}"] = text_value(mark.get("span_start"))
+        draft[f"span_end_{pos}"] = text_value(mark.get("span_end"))
+    return draft
+
+
+def parse_coverage_gold(text: str, payload: Mapping[str, Any]) -> dict:
+    marks = text.replace(",", " ").split()
+    positions = [q["position"] for q in payload.get("questions", [])]
+    if len(marks) != len(positions):
+        raise AnswerError("answer", f"give {len(positions)} yes/no values, one per sub-question")
+    return {
+        "answers": [
+            {"position": pos, "answerable": int(_yes_no("answer", mark))}
+            for pos, mark in zip(positions, marks, strict=True)
+        ]
+    }
+
+
+def _answerability(answer: Mapping[str, Any]) -> dict[int, int]:
+    return {a["position"]: a["answerable"] for a in answer.get("answers", [])}
+
+
+def coverage_score(answer: Mapping[str, Any], gold: Mapping[str, Any], tolerance: int) -> float:
+    expected = _answerability(gold)
+    given = _answerability(answer)
+    if not expected:
+        return 0.0
+    return sum(given.get(pos) == value for pos, value in expected.items()) / len(expected)
+
+
+def coverage_summary(answer: Mapping[str, Any]) -> str:
+    return " ".join("y" if a["answerable"] else "n" for a in answer.get("answers", []))
+
+
+def parse_equivalence_answer(data: Mapping[str, str], payload: Mapping[str, Any]) -> dict:
+    return {"equivalent": _yes_no("equivalent", data.get("equivalent"))}
+
+
+def equivalence_draft(answer: Mapping[str, Any]) -> dict[str, str]:
+    return {"equivalent": "yes" if answer.get("equivalent") else "no"}
+
+
+def parse_equivalence_gold(text: str, payload: Mapping[str, Any]) -> dict:
+    return {"equivalent": _yes_no("answer", text)}
+
+
+def equivalence_score(answer: Mapping[str, Any], gold: Mapping[str, Any], tolerance: int) -> float:
+    return float(answer["equivalent"] == gold["equivalent"])
+
+
+def parse_category_answer(data: Mapping[str, str], payload: Mapping[str, Any]) -> dict:
+    category = (data.get("category") or "").strip().upper()
+    if category not in FAILURE_CATEGORIES:
+        raise AnswerError("category", "choose a category from A to F")
+    return {"category": category}
+
+
+def category_draft(answer: Mapping[str, Any]) -> dict[str, str]:
+    return {"category": text_value(answer.get("category"))}
+
+
+def parse_category_gold(text: str, payload: Mapping[str, Any]) -> dict:
+    return parse_category_answer({"category": text}, payload)
+
+
+def category_score(answer: Mapping[str, Any], gold: Mapping[str, Any], tolerance: int) -> float:
+    return float(answer["category"] == gold["category"])
+
+
+def rating_summary(answer: Mapping[str, Any]) -> str:
+    return str(answer["rating"])
+
+
+def equivalence_summary(answer: Mapping[str, Any]) -> str:
+    return "yes" if answer["equivalent"] else "no"
+
+
+def category_summary(answer: Mapping[str, Any]) -> str:
+    return answer["category"]

@@ -1,13 +1,22 @@
-from django.apps import AppConfig
+from crux_app.method_config import Declaration, PluginConfig
 
 
-class AnnotationConfig(AppConfig):
+class AnnotationConfig(PluginConfig):
+    """Human annotation; it declares the four built-in task types through the same hook a
+    method uses for its own (``Declaration.annotation_task_types``)."""
+
     name = "annotation"
     verbose_name = "Human annotation"
+
+    def declare(self) -> Declaration:
+        from annotation.builtin_task_types import BUILTIN_TASK_TYPES
+
+        return Declaration(annotation_task_types=BUILTIN_TASK_TYPES)
 
     def ready(self) -> None:
         from annotation.campaign_api import register_api as register_campaign_api
         from annotation.workspace_api import register_api as register_workspace_api
 
+        super().ready()
         register_campaign_api()
         register_workspace_api()

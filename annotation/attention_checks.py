@@ -7,27 +7,15 @@ fails them.
 """
 
 import random
-from dataclasses import dataclass
-from typing import Any
 
-from .task_types import (
-    ANSWER_EQUIVALENCE,
-    FAILURE_CATEGORIES,
-    FAILURE_CATEGORY,
-    PASSAGE_RATING,
-    REPORT_COVERAGE,
-)
+from .task_type_registry import AttentionCheck
+from .task_type_registry import task_type as task_type_entry
+from .task_types import FAILURE_CATEGORIES
 
 INTRO = "This item is an attention check, included to make sure every item is read."
 
 
-@dataclass(frozen=True)
-class AttentionCheck:
-    payload: dict[str, Any]
-    expected: dict[str, Any]
-
-
-def _passage_rating(rng: random.Random, n: int) -> AttentionCheck:
+def passage_rating_check(rng: random.Random, n: int) -> AttentionCheck:
     rating = rng.randrange(6)
     passage = (
         f"{INTRO} Whatever the question asks, please give this passage the rating {rating} "
@@ -44,7 +32,7 @@ def _passage_rating(rng: random.Random, n: int) -> AttentionCheck:
     return AttentionCheck(payload, {"rating": rating})
 
 
-def _report_coverage(rng: random.Random, n: int) -> AttentionCheck:
+def report_coverage_check(rng: random.Random, n: int) -> AttentionCheck:
     answerable = rng.random() < 0.5
     word = "yes" if answerable else "no"
     report = f"{INTRO} For every question listed next to this report, please answer {word}."
@@ -67,7 +55,7 @@ def _report_coverage(rng: random.Random, n: int) -> AttentionCheck:
     return AttentionCheck(payload, expected)
 
 
-def _answer_equivalence(rng: random.Random, n: int) -> AttentionCheck:
+def answer_equivalence_check(rng: random.Random, n: int) -> AttentionCheck:
     same = rng.random() < 0.5
     payload = {
         "topic": f"attention-{n}",
@@ -78,7 +66,7 @@ def _answer_equivalence(rng: random.Random, n: int) -> AttentionCheck:
     return AttentionCheck(payload, {"equivalent": same})
 
 
-def _failure_category(rng: random.Random, n: int) -> AttentionCheck:
+def failure_category_check(rng: random.Random, n: int) -> AttentionCheck:
     category = rng.choice(sorted(FAILURE_CATEGORIES))
     text = f"{INTRO} Please choose category {category} for this item."
     payload = {
@@ -93,15 +81,9 @@ def _failure_category(rng: random.Random, n: int) -> AttentionCheck:
     return AttentionCheck(payload, {"category": category})
 
 
-BUILDERS = {
-    PASSAGE_RATING: _passage_rating,
-    REPORT_COVERAGE: _report_coverage,
-    ANSWER_EQUIVALENCE: _answer_equivalence,
-    FAILURE_CATEGORY: _failure_category,
-}
-
-
 def build_attention_checks(task_type: str, count: int, seed: int) -> list[AttentionCheck]:
-    """``count`` attention checks for ``task_type``; the same seed gives the same checks."""
+    """``count`` attention checks for ``task_type`` (its entry's ``attention_check``); the same
+    seed gives the same checks."""
     rng = random.Random(seed)
-    return [BUILDERS[task_type](rng, i + 1) for i in range(count)]
+    build = task_type_entry(task_type).attention_check
+    return [build(rng, i + 1) for i in range(count)]

@@ -4,11 +4,13 @@ campaign from item keys, read its progress, export every label of every annotato
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
+from typing import Any
 
+from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -18,12 +20,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.campaign_from_items import create_campaign_from_items
-from annotation.exports import labels_frame, write_csv
+from annotation.exports import label_columns, label_rows
 from annotation.models import Campaign
 from annotation.progress import campaign_progress
 from annotation.selection import SelectionError
 from annotation.task_types import PASSAGE_RATING
 from api.errors import field_error
+from api.export_kinds import ExportRows
+from api.streaming import streamed_csv, streamed_json
 from api.tabular import TABULAR_RENDERERS, wants_csv
 from api.views.collections import collection_named
 from crux_app.models import Passage, SubQuestion
@@ -184,23 +188,50 @@ class CampaignLabelsView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request: Request, slug: str) -> Response | HttpResponse:
-        """Every submitted label of every annotator (the campaign page's CSV export; JSON:
-        one object per label)."""
+    def get(self, request: Request, slug: str) -> StreamingHttpResponse:
+        """Every submitted label of every annotator, streamed (the campaign page's CSV
+        export's columns; JSON: ``{"campaign", "labels": [one object per label], "count"}``)."""
         campaign = get_object_or_404(_campaigns(), slug=slug)
+        # Streamed as the server-side cursor yields them: one chunk of rows in memory.
+        rows = label_rows(campaign)
         if wants_csv(request):
-            response = HttpResponse(content_type="text/csv; charset=utf-8")
-            write_csv(campaign, response)
-            return response
-        frame = labels_frame(campaign)
-        # pandas writes NaN as null and timestamps as ISO text.
-        records = json.loads(frame.to_json(orient="records", date_format="iso"))
-        return Response({"campaign": campaign.slug, "count": len(records), "labels": records})
+            return streamed_csv(
+                rows, label_columns(campaign.task_type), f"{campaign.slug}-labels.csv"
+            )
+        return streamed_json({"campaign": campaign.slug}, "labels", rows)
+
+
+class CampaignExportForm(forms.Form):
+    campaign = forms.SlugField(max_length=80)
+
+    def clean_campaign(self) -> Campaign:
+        found = _campaigns().filter(slug=self.cleaned_data["campaign"]).first()
+        if found is None:
+            raise forms.ValidationError(f"no campaign {self.cleaned_data['campaign']!r}")
+        return found
+
+
+def campaign_label_export(data: Mapping[str, Any]) -> ExportRows:
+    """An asynchronous export of every label (``POST /api/v1/exports/``, kind
+    ``campaign-labels``): the streamed export's rows, written to a file by a worker."""
+    campaign = data["campaign"]
+    columns = label_columns(campaign.task_type)
+    return ExportRows(columns, label_rows(campaign), f"{campaign.slug}-labels")
 
 
 def register_api() -> None:
     """Mount the campaign endpoints under /api/v1/ (from ``AnnotationConfig.ready``)."""
+    from api.export_kinds import ExportKind, register_export
     from api.registry import register_endpoint
+
+    register_export(
+        ExportKind(
+            "campaign-labels",
+            "Every label of every annotator of a campaign",
+            CampaignExportForm,
+            campaign_label_export,
+        )
+    )
 
     register_endpoint("campaigns", "campaigns/", CampaignListView)
     register_endpoint("campaign", "campaigns/<slug:slug>/", CampaignDetailView)

@@ -22,7 +22,7 @@ from .answers import AnswerError, parse_gold_value
 from .attention_checks import build_attention_checks
 from .models import Campaign, CampaignItem
 from .selection import ItemSpec, SelectionError, select_items
-from .task_types import PASSAGE_RATING, REPORT_COVERAGE
+from .task_type_registry import task_type
 
 BATCH = 2000
 
@@ -172,22 +172,27 @@ def add_attention_checks(campaign: Campaign, count: int, seed: int) -> list[Camp
     )
 
 
-def _judge_answers(campaign: Campaign, items: Sequence[CampaignItem], judge: Judge) -> dict:
-    """Item pk -> the judge's answer in the task's answer shape, where the judge has one."""
+def rating_judge_answers(items: Sequence[CampaignItem], judge: Judge) -> dict[int, dict]:
+    """Item pk -> the judge's rating of the item's (sub-question, passage), where it has one."""
     labels = Judgment.objects.filter(judge=judge, rating__isnull=False)
     answers: dict[int, dict] = {}
-    if campaign.task_type == PASSAGE_RATING:
-        rated = {
-            (sq, p): r
-            for sq, p, r in labels.filter(task=Judgment.Task.PASSAGE_RATING).values_list(
-                "subquestion_id", "passage_id", "rating"
-            )
-        }
-        for item in items:
-            rating = rated.get((item.subquestion_id, item.passage_id))
-            if rating is not None:
-                answers[item.pk] = {"rating": rating}
-        return answers
+    rated = {
+        (sq, p): r
+        for sq, p, r in labels.filter(task=Judgment.Task.PASSAGE_RATING).values_list(
+            "subquestion_id", "passage_id", "rating"
+        )
+    }
+    for item in items:
+        rating = rated.get((item.subquestion_id, item.passage_id))
+        if rating is not None:
+            answers[item.pk] = {"rating": rating}
+    return answers
+
+
+def coverage_judge_answers(items: Sequence[CampaignItem], judge: Judge) -> dict[int, dict]:
+    """Item pk -> the judge's yes/no per sub-question of the report, where it judged them all."""
+    labels = Judgment.objects.filter(judge=judge, rating__isnull=False)
+    answers: dict[int, dict] = {}
     marks = {
         (sq, o): r
         for sq, o, r in labels.filter(task=Judgment.Task.REPORT_COVERAGE).values_list(
@@ -211,13 +216,14 @@ def mark_gold_from_judge(
     campaign: Campaign, items: Sequence[CampaignItem], judge: Judge, count: int, seed: int
 ) -> int:
     """Make ``count`` items (drawn at random among those the judge labelled) gold items."""
-    if campaign.task_type not in (PASSAGE_RATING, REPORT_COVERAGE):
+    judge_answers = task_type(campaign.task_type).judge_answers
+    if judge_answers is None:
         raise SelectionError(
             "gold_judge",
             "gold items from a judge exist for passage rating and report coverage; "
             "upload a gold CSV on the campaign page for this task",
         )
-    answers = _judge_answers(campaign, items, judge)
+    answers = judge_answers(items, judge)
     if not answers:
         raise SelectionError("gold_judge", f"judge '{judge.name}' has no labels on these items")
     chosen = random.Random(seed).sample(sorted(answers), min(count, len(answers)))

@@ -5,6 +5,7 @@ labels of tasks 1/2 in the CRUX platform's qrels / qlabels JSONL (written by the
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 import pandas as pd
@@ -18,11 +19,10 @@ from .answers import agreement_score
 from .models import Assignment, Campaign
 from .progress import annotator_rows
 from .quality import speeding_floor_ms
-from .task_types import PASSAGE_RATING, REPORT_COVERAGE
+from .task_type_registry import TASK_TYPE_REGISTRY
 
 CSV_FORMAT = "csv"
 ANNOTATORS_FORMAT = "annotators"
-PLATFORM_FORMATS = {PASSAGE_RATING: "qrels", REPORT_COVERAGE: "qlabels"}
 FORMATS = (CSV_FORMAT, ANNOTATORS_FORMAT, "qrels", "qlabels")
 
 LABEL_COLUMNS = [
@@ -38,30 +38,54 @@ class CampaignExportError(ValueError):
 
 
 def platform_format(campaign: Campaign) -> str | None:
-    """``qrels`` for passage rating, ``qlabels`` for report coverage, None otherwise."""
-    return PLATFORM_FORMATS.get(campaign.task_type)
+    """The task type's platform format (``qrels`` for passage rating, ``qlabels`` for report
+    coverage), None otherwise."""
+    entry = TASK_TYPE_REGISTRY.get(campaign.task_type)
+    return entry.platform_format if entry is not None else None
 
 
-def _answer_columns(task_type: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """One or more row fragments per answer (report coverage: one per sub-question)."""
-    if task_type == REPORT_COVERAGE:
-        return [
-            {
-                "subquestion_position": a["position"],
-                "answerable": a["answerable"],
-                "rationale": a.get("span", ""),
-                "rationale_start": a.get("span_start"),
-                "rationale_end": a.get("span_end"),
-            }
-            for a in answer.get("answers", [])
-        ]
-    return [{k: v for k, v in answer.items() if k in LABEL_COLUMNS}]
+def coverage_rows(answer: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """Report coverage's row fragments: one per sub-question, with its text."""
+    questions = {q["position"]: q["text"] for q in payload.get("questions", [])}
+    return [
+        {
+            "subquestion_position": a["position"],
+            "answerable": a["answerable"],
+            "rationale": a.get("span", ""),
+            "rationale_start": a.get("span_start"),
+            "rationale_end": a.get("span_end"),
+            "subquestion": questions.get(a["position"]),
+        }
+        for a in answer.get("answers", [])
+    ]
+
+
+def label_columns(task_type: str) -> list[str]:
+    """The label export's columns for a task: the shared ones, then the task type's own
+    (``export_columns``; none for the built-in types)."""
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    extra = [c for c in entry.export_columns if c not in LABEL_COLUMNS] if entry else []
+    return [*LABEL_COLUMNS, *extra]
+
+
+def _answer_columns(task_type: str, answer: dict[str, Any], payload: dict[str, Any]) -> list:
+    """One or more row fragments per answer (its task type's ``export_rows``), label columns
+    only."""
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    fragments = entry.export_rows(answer, payload) if entry is not None else [answer]
+    columns = set(label_columns(task_type))
+    return [{k: v for k, v in f.items() if k in columns} for f in fragments]
 
 
 def labels_frame(campaign: Campaign) -> pd.DataFrame:
     """Every submitted label of the campaign, one row per label (report coverage: per
     sub-question), with gold and attention-check results."""
-    rows = []
+    return pd.DataFrame(list(label_rows(campaign)), columns=label_columns(campaign.task_type))
+
+
+def label_rows(campaign: Campaign, chunk_size: int = 5000) -> Iterator[dict[str, Any]]:
+    """``labels_frame``'s rows one at a time, read through a server-side cursor
+    (``iterator(chunk_size=...)``): a streamed export holds one chunk, not the campaign."""
     # Plain values, not model instances: a 100,000-label export spent most of its time
     # building Assignment, CampaignItem, User and profile objects.
     assignments = (
@@ -83,7 +107,6 @@ def labels_frame(campaign: Campaign) -> pd.DataFrame:
             "submitted_at",
         )
     )
-    questions = {}
     for (
         item_id,
         item_kind,
@@ -97,7 +120,7 @@ def labels_frame(campaign: Campaign) -> pd.DataFrame:
         answer,
         time_spent_ms,
         submitted_at,
-    ) in assignments.iterator(chunk_size=5000):
+    ) in assignments.iterator(chunk_size=chunk_size):
         base = {
             "campaign": campaign.slug,
             "task_type": campaign.task_type,
@@ -125,14 +148,8 @@ def labels_frame(campaign: Campaign) -> pd.DataFrame:
             "time_spent_ms": time_spent_ms,
             "submitted_at": submitted_at.isoformat() if submitted_at else None,
         }
-        if campaign.task_type == REPORT_COVERAGE:
-            questions = {q["position"]: q["text"] for q in payload.get("questions", [])}
-        for fragment in _answer_columns(campaign.task_type, answer or {}):
-            row = {**base, **fragment}
-            if campaign.task_type == REPORT_COVERAGE:
-                row["subquestion"] = questions.get(fragment["subquestion_position"])
-            rows.append(row)
-    return pd.DataFrame(rows, columns=LABEL_COLUMNS)
+        for fragment in _answer_columns(campaign.task_type, answer or {}, payload):
+            yield {**base, **fragment}
 
 
 def annotators_frame(campaign: Campaign) -> pd.DataFrame:

@@ -34,7 +34,7 @@ from .models import Campaign
 from .preview import CampaignPreview, preview_campaign
 from .progress import ITEM_FILTERS
 from .selection import MODES, SAMPLE
-from .task_types import TASK_LABELS
+from .task_type_registry import task_type_choices
 
 FIELD_GROUPS = [
     ("Campaign", ["name", "collection", "task_type"]),
@@ -218,7 +218,7 @@ class CampaignPreviewForm(SelectionFields):
     error (the preview asks for them)."""
 
     collection = forms.ModelChoiceField(queryset=Collection.objects.none(), required=False)
-    task_type = forms.ChoiceField(choices=list(TASK_LABELS.items()), required=False)
+    task_type = forms.ChoiceField(choices=task_type_choices, required=False)
     overlap = forms.IntegerField(initial=2)
     per_annotator_cap = forms.IntegerField(required=False)
     prolific_enabled = forms.BooleanField(required=False)

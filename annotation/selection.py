@@ -27,7 +27,6 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from crux_app.models import (
@@ -44,6 +43,7 @@ from crux_app.models import (
 )
 from crux_app.vocabulary import QA_GOLD_SOURCE, SEMI_GOLD_PREFIX
 
+from .task_type_registry import TASK_TYPE_REGISTRY, ItemSpec, TaskType
 from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
 EVERY = "every"
@@ -60,17 +60,6 @@ class SelectionError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
-
-
-@dataclass
-class ItemSpec:
-    kind: str
-    payload: dict[str, Any]
-    topic_id: int | None = None
-    subquestion_id: int | None = None
-    passage_id: int | None = None
-    output_id: int | None = None
-    reference_output_id: int | None = None
 
 
 def select_items(
@@ -99,13 +88,13 @@ def select_items(
         tau=tau,
         output_ids=output_ids,
     )
-    if task_type == PASSAGE_RATING:
-        return rating_specs(keys)
-    if task_type == REPORT_COVERAGE:
-        return _coverage_specs(keys)
-    if task_type == ANSWER_EQUIVALENCE:
-        return _equivalence_specs(keys)
-    return _failure_specs(keys)
+    return _entry(task_type).item_specs(keys)
+
+
+def _entry(task_type: str) -> TaskType:
+    if task_type not in TASK_TYPE_REGISTRY:
+        raise SelectionError("task_type", f"unknown task type '{task_type}'")
+    return TASK_TYPE_REGISTRY[task_type]
 
 
 def select_keys(
@@ -122,17 +111,17 @@ def select_keys(
     """What ``select_items`` picks, as keys only: (topic, sub-question, passage) ids for
     passage rating, output ids otherwise. Reads no texts: the new-campaign form's item count."""
     rng = random.Random(seed)
+    entry = _entry(task_type)
     if mode == CRUX:
+        # The CRUX protocol pairs a judge's ratings of passages: passage rating's own mode.
         if task_type != PASSAGE_RATING:
             raise SelectionError("selection_mode", "the CRUX protocol applies to passage rating")
         if judge is None:
             raise SelectionError("crux_judge", "choose the LLM judge whose ratings pick items")
         keys = _crux_pairs(collection, judge, tau, rng)
-    elif task_type == PASSAGE_RATING:
-        keys = _rating_pairs(collection)
     else:
-        keys = _outputs_for(collection, task_type)
-        if output_ids is not None:
+        keys = entry.eligible_keys(collection)
+        if entry.selects_outputs and output_ids is not None:
             wanted = set(output_ids)
             keys = [pk for pk in keys if pk in wanted]
     if mode == SAMPLE:
@@ -143,21 +132,11 @@ def select_keys(
     elif mode not in (EVERY, CRUX):
         raise SelectionError("selection_mode", f"unknown selection mode '{mode}'")
     if not keys:
-        raise SelectionError("task_type", _empty_message(collection, task_type))
+        raise SelectionError(
+            "task_type",
+            f"collection '{collection.name}' has no items for this task: it needs {entry.needs}",
+        )
     return keys
-
-
-def _empty_message(collection: Collection, task_type: str) -> str:
-    needs = {
-        PASSAGE_RATING: "topics with sub-questions and passages in runs or qrels",
-        REPORT_COVERAGE: "generated reports on topics with sub-questions",
-        ANSWER_EQUIVALENCE: "generated answers on topics with gold answers",
-        FAILURE_CATEGORY: (
-            "RAG answers with retrieved passages on topics with gold passages and a "
-            f"'{SEMI_GOLD_PREFIX}*' answer"
-        ),
-    }
-    return f"collection '{collection.name}' has no items for this task: it needs {needs[task_type]}"
 
 
 # ---- Task 1 -----------------------------------------------------------------------------
@@ -177,7 +156,7 @@ def _real_subquestions(collection: Collection) -> Any:
     return SubQuestion.objects.filter(topic__collection=collection, is_placeholder=False)
 
 
-def _rating_pairs(collection: Collection) -> list[tuple[int, int, int]]:
+def rating_pairs(collection: Collection) -> list[tuple[int, int, int]]:
     """(topic, sub-question, passage) keys of every pooled pair."""
     pools = _topic_pools(collection)
     passage_order = _passage_order(p for pool in pools.values() for p in pool)
@@ -242,19 +221,41 @@ def rating_specs(keys: Sequence[tuple[int, int, int]]) -> list[ItemSpec]:
 # ---- Tasks 2-4 --------------------------------------------------------------------------
 
 
-def _outputs_for(collection: Collection, task_type: str) -> list[int]:
-    outputs = GeneratedOutput.objects.filter(collection=collection).order_by(
+def _outputs(collection: Collection) -> Any:
+    return GeneratedOutput.objects.filter(collection=collection).order_by(
         "topic__external_id", "external_id"
     )
-    if task_type == REPORT_COVERAGE:
-        with_questions = _real_subquestions(collection).values("topic_id")
-        outputs = outputs.filter(kind=GeneratedOutput.Kind.REPORT, topic_id__in=with_questions)
-        return list(outputs.values_list("pk", flat=True))
-    answers = outputs.filter(kind=GeneratedOutput.Kind.ANSWER).exclude(
-        system__startswith=SEMI_GOLD_PREFIX
+
+
+def _answers(collection: Collection) -> Any:
+    """The collection's generated answers that are items (semi-gold answers are references)."""
+    return (
+        _outputs(collection)
+        .filter(kind=GeneratedOutput.Kind.ANSWER)
+        .exclude(system__startswith=SEMI_GOLD_PREFIX)
     )
-    if task_type == ANSWER_EQUIVALENCE:
-        return [pk for pk, gold in answers.values_list("pk", "topic__gold_answers") if gold]
+
+
+def coverage_outputs(collection: Collection) -> list[int]:
+    """Generated reports on topics with real sub-questions."""
+    with_questions = _real_subquestions(collection).values("topic_id")
+    outputs = _outputs(collection).filter(
+        kind=GeneratedOutput.Kind.REPORT, topic_id__in=with_questions
+    )
+    return list(outputs.values_list("pk", flat=True))
+
+
+def equivalence_outputs(collection: Collection) -> list[int]:
+    """Generated answers on topics with gold answers."""
+    answers = _answers(collection)
+    return [pk for pk, gold in answers.values_list("pk", "topic__gold_answers") if gold]
+
+
+def failure_outputs(collection: Collection) -> list[int]:
+    """RAG answers with retrieved passages on topics with gold passages and a semi-gold
+    answer."""
+    outputs = _outputs(collection)
+    answers = _answers(collection)
     semi_gold_topics = outputs.filter(
         kind=GeneratedOutput.Kind.ANSWER, system__startswith=SEMI_GOLD_PREFIX
     ).values("topic_id")
@@ -266,7 +267,7 @@ def _outputs_for(collection: Collection, task_type: str) -> list[int]:
     return [pk for pk in candidates.values_list("pk", flat=True) if retrieved.get(pk)]
 
 
-def _coverage_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
+def coverage_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
     outputs = GeneratedOutput.objects.select_related("topic").in_bulk(output_ids)
     questions: dict[int, list[dict]] = defaultdict(list)
     topic_ids = {o.topic_id for o in outputs.values()}
@@ -289,7 +290,7 @@ def _coverage_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
     return specs
 
 
-def _equivalence_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
+def equivalence_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
     outputs = GeneratedOutput.objects.select_related("topic").in_bulk(output_ids)
     specs = []
     for pk in output_ids:
@@ -320,7 +321,7 @@ def _retrieved_passages(outputs: Any) -> dict[int, list[int]]:
     return retrieved
 
 
-def _failure_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
+def failure_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
     outputs = GeneratedOutput.objects.select_related("topic").in_bulk(output_ids)
     topic_ids = {o.topic_id for o in outputs.values()}
     semi_gold: dict[int, list[GeneratedOutput]] = defaultdict(list)

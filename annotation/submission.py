@@ -26,7 +26,7 @@ from crux_app.models import Judge, Judgment
 
 from .campaign_events import label_stored
 from .models import Assignment, CampaignItem
-from .task_types import PASSAGE_RATING, REPORT_COVERAGE
+from .task_type_registry import TASK_TYPE_REGISTRY
 
 MAX_TIME_MS = 24 * 3600 * 1000
 
@@ -87,14 +87,23 @@ def submit(
 
 
 def mirror_judgments(assignment: Assignment) -> int:
-    """Write the answer of a passage-rating or report-coverage item as judgments; returns how
-    many rows were written (0 for other tasks and for attention checks)."""
+    """Write the answer of an item as judgments (its task type's ``mirror_judgments``: passage
+    rating and report coverage); returns how many rows were written (0 for other tasks and for
+    attention checks)."""
     item = assignment.item
-    if item.is_attention_check or item.topic_id is None:
+    if item.is_attention_check or item.topic_id is None or item.kind not in TASK_TYPE_REGISTRY:
         return 0
-    answer = assignment.answer or {}
-    common = {"topic_id": item.topic_id, "time_spent_ms": assignment.time_spent_ms}
-    if item.kind == PASSAGE_RATING and item.subquestion_id and item.passage_id:
+    return TASK_TYPE_REGISTRY[item.kind].mirror_judgments(assignment)
+
+
+def _common(assignment: Assignment) -> dict[str, Any]:
+    return {"topic_id": assignment.item.topic_id, "time_spent_ms": assignment.time_spent_ms}
+
+
+def mirror_rating(assignment: Assignment) -> int:
+    """A passage-rating answer as the judgment of its (sub-question, passage)."""
+    item, answer, common = assignment.item, assignment.answer or {}, _common(assignment)
+    if item.subquestion_id and item.passage_id:
         row = {
             **common,
             "subquestion_id": item.subquestion_id,
@@ -106,7 +115,13 @@ def mirror_judgments(assignment: Assignment) -> int:
             "rationale_end": answer.get("rationale_end"),
         }
         return _write_judgments(assignment.annotator, "passage_id", [row])
-    if item.kind == REPORT_COVERAGE and item.output_id:
+    return 0
+
+
+def mirror_coverage(assignment: Assignment) -> int:
+    """A report-coverage answer as one judgment per (sub-question, report)."""
+    item, answer, common = assignment.item, assignment.answer or {}, _common(assignment)
+    if item.output_id:
         subquestions = {
             q["position"]: q["subquestion_id"] for q in item.payload.get("questions", [])
         }

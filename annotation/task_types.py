@@ -1,11 +1,15 @@
-"""The four crowd task types, their answer keys and the retrieval-failure categories.
+"""The names of the four built-in crowd task types, their answer keys and the retrieval-failure
+categories.
 
-Plain Python (no Django): the answer parser, the attention-check builder and the models share
-these names. Tasks 1 and 2 use the same identifiers as ``Judgment.Task`` so their labels can be
-mirrored into judgments without translation.
+Plain Python (no Django): the built-in entries (``builtin_task_types``) and the models share
+these names; what a task type does is its entry in ``task_type_registry``. Tasks 1 and 2 use
+the same identifiers as ``Judgment.Task`` so their labels can be mirrored into judgments
+without translation.
 """
 
 from crux_app import vocabulary
+
+from .task_type_registry import TASK_TYPE_REGISTRY
 
 PASSAGE_RATING = "passage_rating"
 REPORT_COVERAGE = "report_coverage"
@@ -38,4 +42,6 @@ ANSWER_KEYS: dict[str, str] = {
 
 
 def task_label(task_type: str) -> str:
-    return TASK_LABELS.get(task_type, task_type)
+    """The registered task type's label (the key itself for an unknown one)."""
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    return entry.label if entry is not None else task_type

@@ -19,11 +19,12 @@ from django.utils import timezone
 
 from crux_app.data_version import bump_rows
 from crux_app.models import Judge, Judgment
+from crux_app.models.managers import JudgmentQuerySet
 
 from .answers import answer_to_draft
 from .models import Assignment, Campaign, CampaignItem
 from .submission import mirror_judgments
-from .task_types import PASSAGE_RATING, REPORT_COVERAGE
+from .task_type_registry import TASK_TYPE_REGISTRY
 
 
 class UndoRefused(ValueError):
@@ -78,29 +79,24 @@ def unmirror_judgments(assignment: Assignment) -> int:
     person's latest other submitted label of the same pair (another campaign) is mirrored
     again. Returns how many judgments were removed."""
     item = assignment.item
+    entry = TASK_TYPE_REGISTRY.get(item.kind)
     if item.is_attention_check or item.topic_id is None:
+        return 0
+    if entry is None or entry.mirrored_judgments is None:  # a task that mirrors no judgments
         return 0
     judge = Judge.objects.filter(user_id=assignment.annotator_id).first()
     if judge is None:
         return 0
-    same_pair = Assignment.objects.submitted().filter(
-        annotator_id=assignment.annotator_id, item__kind=item.kind, item__is_attention_check=False
-    )
-    if item.kind == PASSAGE_RATING and item.subquestion_id and item.passage_id:
-        rows = Judgment.objects.filter(
-            judge=judge, subquestion_id=item.subquestion_id, passage_id=item.passage_id
-        )
-        same_pair = same_pair.filter(
-            item__subquestion_id=item.subquestion_id, item__passage_id=item.passage_id
-        )
-    elif item.kind == REPORT_COVERAGE and item.output_id:
-        subquestions = [q["subquestion_id"] for q in item.payload.get("questions", [])]
-        rows = Judgment.objects.filter(
-            judge=judge, output_id=item.output_id, subquestion_id__in=subquestions
-        )
-        same_pair = same_pair.filter(item__output_id=item.output_id)
-    else:
+    mirrored = entry.mirrored_judgments(item, judge)
+    if mirrored is None:
         return 0
+    rows, same_item = mirrored
+    same_pair = Assignment.objects.submitted().filter(
+        annotator_id=assignment.annotator_id,
+        item__kind=item.kind,
+        item__is_attention_check=False,
+        **same_item,
+    )
     bump_rows(rows)  # a bulk delete sends no signal: the leaderboard's cache must know
     removed, _ = rows.delete()
     earlier = (
@@ -109,3 +105,26 @@ def unmirror_judgments(assignment: Assignment) -> int:
     if earlier is not None:
         mirror_judgments(earlier)
     return removed
+
+
+def rating_judgments(item: CampaignItem, judge: Judge) -> tuple[JudgmentQuerySet, dict] | None:
+    """The judge's judgment mirrored from a passage-rating item, and the item fields of the
+    same (sub-question, passage)."""
+    if not (item.subquestion_id and item.passage_id):
+        return None
+    rows = Judgment.objects.filter(
+        judge=judge, subquestion_id=item.subquestion_id, passage_id=item.passage_id
+    )
+    return rows, {"item__subquestion_id": item.subquestion_id, "item__passage_id": item.passage_id}
+
+
+def coverage_judgments(item: CampaignItem, judge: Judge) -> tuple[JudgmentQuerySet, dict] | None:
+    """The judge's judgments mirrored from a report-coverage item, and the item field of the
+    same report."""
+    if not item.output_id:
+        return None
+    subquestions = [q["subquestion_id"] for q in item.payload.get("questions", [])]
+    rows = Judgment.objects.filter(
+        judge=judge, output_id=item.output_id, subquestion_id__in=subquestions
+    )
+    return rows, {"item__output_id": item.output_id}

@@ -1,12 +1,21 @@
 """Annotation URLs, mounted at the site root by ``crux_app.urls``.
 
 Annotators: ``/annotate/...`` (campaigns by slug, items by assignment id). Researchers:
-``/campaigns/...`` (by primary key).
+``/campaigns/...`` (by primary key). Reviewers: ``/review/...`` (review campaigns by slug);
+researchers make review campaigns at ``/campaigns/reviews/...``.
 """
 
 from django.urls import path
 
-from annotation.views import campaign_prolific, campaigns, prolific, workspace
+from annotation.views import (
+    annotator_quality,
+    campaign_prolific,
+    campaigns,
+    prolific,
+    review_campaigns,
+    review_workspace,
+    workspace,
+)
 
 urlpatterns = [
     path("annotate/", workspace.AnnotatorHomeView.as_view(), name="annotation-home"),
@@ -67,5 +76,41 @@ urlpatterns = [
         "campaigns/<int:pk>/export/<str:fmt>/",
         campaigns.CampaignExportView.as_view(),
         name="campaign-export",
+    ),
+    path(
+        "campaigns/<int:pk>/annotators/",
+        annotator_quality.AnnotatorQualityView.as_view(),
+        name="annotator-quality",
+    ),
+    path(
+        "campaigns/<int:pk>/annotators/quality.csv",
+        annotator_quality.AnnotatorQualityCsvView.as_view(),
+        name="annotator-quality-csv",
+    ),
+    path("review/", review_workspace.ReviewHomeView.as_view(), name="review-home"),
+    path(
+        "review/<slug:slug>/",
+        review_workspace.ReviewWorkspaceView.as_view(),
+        name="review-workspace",
+    ),
+    path(
+        "review/<slug:slug>/items/<int:pk>/decide/",
+        review_workspace.ReviewDecideView.as_view(),
+        name="review-decide",
+    ),
+    path(
+        "campaigns/reviews/",
+        review_campaigns.ReviewCampaignListView.as_view(),
+        name="review-campaign-list",
+    ),
+    path(
+        "campaigns/reviews/new/",
+        review_campaigns.ReviewCampaignCreateView.as_view(),
+        name="review-campaign-create",
+    ),
+    path(
+        "campaigns/reviews/<int:pk>/",
+        review_campaigns.ReviewCampaignDetailView.as_view(),
+        name="review-campaign-detail",
     ),
 ]

@@ -3,7 +3,7 @@ never stored; its digest is not shown)."""
 
 from django.contrib import admin
 
-from .models import ApiToken
+from .models import ApiToken, ExportFile
 
 
 @admin.register(ApiToken)
@@ -15,3 +15,16 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:  # noqa: ANN001 (Django's signature)
         return False  # made on the account page or by manage.py create_api_token (shown once)
+
+
+@admin.register(ExportFile)
+class ExportFileAdmin(admin.ModelAdmin):
+    """Files of asynchronous exports: made by export jobs, swept when they expire."""
+
+    list_display = ["job", "filename", "rows", "size", "created_at", "expires_at"]
+    readonly_fields = [
+        "job", "path", "filename", "content_type", "rows", "size", "created_at", "expires_at"
+    ]  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:  # noqa: ANN001 (Django's signature)
+        return False

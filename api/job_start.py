@@ -1,10 +1,14 @@
-"""Starting a job from the API: the kind's registered page form validates its parameters."""
+"""Starting a job from the API: the kind's registered page form validates its parameters. That
+form is made from the job's declared parameters (``crux_app.parameters``, the method's
+``params.py``), so the API, the page, the command and the job share one set of bounds, and
+``job_params_schema`` describes them as JSON schema."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import QueryDict
 
@@ -46,3 +50,38 @@ def start_api_job(
 
 def _param(name: str) -> str:
     return "params" if name == "__all__" else f"params.{name}"
+
+
+def job_params_schema(kind: str) -> dict[str, Any] | None:
+    """The JSON schema of the ``params`` a start of ``kind`` takes: the declared parameters its
+    form shows, and the fields the form declares itself (a run, a topic); None for a kind that
+    cannot be started here."""
+    entry = job_form(kind)
+    if entry is None:
+        return None
+    declared = getattr(entry.form_class, "parameters", None)
+    declared_set = declared.declared() if declared is not None else None
+    properties: dict[str, Any] = {}
+    for name, field in entry.form_class.base_fields.items():
+        if name in entry.fixed:
+            continue
+        if declared_set is not None and name in declared_set.parameters:
+            properties[name] = declared_set[name].schema()
+        else:
+            properties[name] = _field_schema(field)
+    required = [
+        name
+        for name, field in entry.form_class.base_fields.items()
+        if field.required and name not in entry.fixed
+    ]
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def _field_schema(field: forms.Field) -> dict[str, Any]:
+    """A field the form declares itself (a run, a topic): its value as text."""
+    out: dict[str, Any] = {"type": "string"}
+    if field.label:
+        out["title"] = str(field.label)
+    if field.help_text:
+        out["description"] = str(field.help_text)
+    return out

@@ -34,3 +34,23 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class ExportFile(models.Model):
+    """The file an export job wrote (under ``API_EXPORT_DIR``), downloadable until
+    ``expires_at`` (``API_EXPORT_TTL_SECONDS`` after it was written); then it is deleted."""
+
+    job = models.OneToOneField("crux_app.Job", on_delete=models.CASCADE, related_name="export")
+    path = models.CharField(max_length=300)  # relative to API_EXPORT_DIR
+    filename = models.CharField(max_length=200)  # the download's name
+    content_type = models.CharField(max_length=100)
+    rows = models.PositiveBigIntegerField(default=0)
+    size = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.filename} (job #{self.job_id})"

@@ -1,13 +1,17 @@
-"""What methods add to the API, registered from their ``AppConfig.ready`` (this package names
-no method): the form that validates each job kind's parameters, and method endpoints."""
+"""What methods add to the API, declared in their app's declaration (crux_app.method_config;
+this package names no method): the form that validates each job kind's parameters, and method
+endpoints."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from django import forms
+
+from crux_app.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -29,20 +33,20 @@ class Endpoint:
     view: type
 
 
-JOB_FORMS: dict[str, JobForm] = {}
-ENDPOINTS: dict[str, Endpoint] = {}
+JOB_FORMS: Registry[JobForm] = Registry("API job form", (JobForm,), key=attrgetter("kind"))
+ENDPOINTS: Registry[Endpoint] = Registry("API endpoint", (Endpoint,), key=attrgetter("name"))
 
 
 def register_job_form(
     kind: str, form_class: type[forms.Form], fixed: Mapping[str, Any] | None = None
 ) -> None:
     """Declare the form that validates ``kind``'s parameters (replaces by kind)."""
-    JOB_FORMS[kind] = JobForm(kind, form_class, dict(fixed or {}))
+    JOB_FORMS.register(JobForm(kind, form_class, dict(fixed or {})))
 
 
 def register_endpoint(name: str, route: str, view: type) -> None:
     """Mount a method's DRF view at ``/api/v1/<route>`` as URL name ``api-<name>``."""
-    ENDPOINTS[name] = Endpoint(name, route, view)
+    ENDPOINTS.register(Endpoint(name, route, view))
 
 
 def job_form(kind: str) -> JobForm | None:

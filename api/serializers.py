@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
 from rest_framework import serializers
 
 from crux_app.collection_names import MAX_LENGTH, collection_name_problem
 from crux_app.models import Collection, Job
+
+EXPORT_KIND = "export"  # api.export_job.KIND (that module imports the job runner)
 
 
 class CollectionSerializer(serializers.ModelSerializer):
@@ -42,11 +48,30 @@ class CollectionCreateSerializer(serializers.Serializer):
 
 class JobSerializer(serializers.ModelSerializer):
     collection = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    download = serializers.SerializerMethodField()
 
     class Meta:
         model = Job
-        fields = ["id", "kind", "state", "done", "total", "message", "params", "collection"]
+        fields = [
+            "id", "kind", "state", "done", "total", "message", "params", "collection", "download",
+        ]  # fmt: skip
         read_only_fields = fields
+
+    def get_download(self, job: Job) -> dict[str, Any] | None:
+        """An export job's file once written and until it expires: its URL (below
+        ``/api/v1/``, absolute when the request is known), name, rows, size, expiry."""
+        export = getattr(job, "export", None) if job.kind == EXPORT_KIND else None
+        if export is None or export.expires_at <= timezone.now():
+            return None
+        url = reverse("api-export-download", args=[job.pk])
+        request = self.context.get("request")
+        return {
+            "url": request.build_absolute_uri(url) if request is not None else url,
+            "filename": export.filename,
+            "rows": export.rows,
+            "size": export.size,
+            "expires_at": export.expires_at.isoformat(),
+        }
 
 
 class JobEnvelopeSerializer(serializers.Serializer):

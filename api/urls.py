@@ -10,7 +10,7 @@ from drf_spectacular.views import (
 
 from api.registry import ENDPOINTS
 from api.token_views import ApiTokensView
-from api.views import collections, imports, jobs, results
+from api.views import collections, exports, imports, jobs, results
 
 
 def _registered() -> list:
@@ -54,6 +54,12 @@ v1 = [
         name="api-judgments",
     ),
     path("collections/<str:name>/qrels/", results.QrelsListView.as_view(), name="api-qrels"),
+    path("exports/", exports.ExportStartView.as_view(), name="api-exports"),
+    path(
+        "exports/<int:pk>/download/",
+        exports.ExportDownloadView.as_view(),
+        name="api-export-download",
+    ),
     path("jobs/", jobs.JobListView.as_view(), name="api-jobs"),
     path("jobs/<int:pk>/", jobs.JobDetailView.as_view(), name="api-job"),
     path("jobs/<int:pk>/cancel/", jobs.JobCancelView.as_view(), name="api-job-cancel"),

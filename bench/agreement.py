@@ -207,8 +207,8 @@ def main() -> None:
     print(f"seeded {n:,} judgments in {time.perf_counter() - started:.1f} s")
 
     from crux_app.models import Collection
-    from evaluation.agreement.bootstrap import Bootstrap
     from evaluation.agreement.html_report import render_html
+    from evaluation.agreement.method.bootstrap import Bootstrap
     from evaluation.agreement.report import AgreementOptions, build_report
     from evaluation.agreement.report_export import to_csv, to_json
 

@@ -27,13 +27,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TypeVar
 
 from django.conf import settings
 from django.contrib import admin
-from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save, pre_delete
 
@@ -73,7 +71,6 @@ COLLECTION_PATHS: dict[type[models.Model], str] = {
 # would make Django load every row to send it: their deletions bump through ``bump_rows``.
 DELETE_SIGNALLED = (Topic, Run, GeneratedOutput)
 # Where the code that computes derived tables lives (``code_version``).
-T = TypeVar("T")
 SOURCE_PACKAGES = ("crux_app", "annotation", "evaluation")
 
 
@@ -130,18 +127,6 @@ def code_version() -> str:
 def current(collection_id: int) -> uuid.UUID:
     """The collection's data version as stored now."""
     return Collection.objects.values_list("data_version", flat=True).get(pk=collection_id)
-
-
-def cached(collection_id: int, part: str, compute: Callable[[], T]) -> T:
-    """``compute()``'s value for the collection's rows as they are now: cached under its
-    current data version (read afresh, so a long-held instance is never trusted) and the
-    code version."""
-    key = f"derived:{collection_id}:{current(collection_id).hex}:{code_version()}:{part}"
-    found = cache.get(key)
-    if found is None:
-        found = compute()
-        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
-    return found
 
 
 def _saved(sender: type[models.Model], instance: models.Model, **kwargs: object) -> None:

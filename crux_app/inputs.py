@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from crux_app.data_version import cached
+from crux_app.derived_cache import cached
 from crux_app.judge_choice import default_judge
 from crux_app.judge_kinds import kind_label
 from crux_app.models import Collection, Judgment, PassageQrel, Run

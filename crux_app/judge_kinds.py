@@ -1,9 +1,10 @@
 """What a judge is, in words: its kind as pages list it, and whether it has a prompt to show.
 
-The Judge model knows three kinds (LLM, human, ensemble); a machine judge that is no LLM (the
-embedding baseline, stored with kind ``llm`` and its rubric's version as "prompt version") is
-declared by its method from ``AppConfig.ready`` as a ``JudgeKindLabel`` that recognises its
-prompt versions. Pages call ``kind_label`` / ``shown_prompt`` and never print the raw kind.
+The Judge model knows four kinds (LLM, human, ensemble, adjudicated); a machine judge that is no
+LLM (the embedding baseline, stored with kind ``llm`` and its rubric's version as "prompt
+version") is declared by its method in its ``MethodConfig`` as a ``JudgeKindLabel`` that
+recognises its prompt versions. Pages call ``kind_label`` / ``shown_prompt`` and never print
+the raw kind.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from crux_app.models import Judge
+from crux_app.registry import Registry
 
 KIND_LABELS = {
     Judge.Kind.LLM.value: "LLM",
     Judge.Kind.HUMAN.value: "human",
     Judge.Kind.ENSEMBLE.value: "ensemble",
+    Judge.Kind.ADJUDICATED.value: "adjudicated",
 }
 
 
@@ -29,21 +32,20 @@ class JudgeKindLabel:
     has_prompt: bool = False  # whether its prompt version is a prompt worth showing
 
 
-_LABELS: dict[str, JudgeKindLabel] = {}
+_LABELS: Registry[JudgeKindLabel] = Registry("judge kind", (JudgeKindLabel,))
 
 
 def register_judge_kind(entry: JudgeKindLabel) -> JudgeKindLabel:
     """Add (or replace, by key) a machine judge kind."""
-    _LABELS[entry.key] = entry
-    return entry
+    return _LABELS.register(entry)
 
 
 def unregister_judge_kind(key: str) -> None:
-    _LABELS.pop(key, None)
+    _LABELS.unregister(key)
 
 
 def _declared(kind: str, prompt_version: str) -> JudgeKindLabel | None:
-    return next((e for e in _LABELS.values() if e.matches(kind, prompt_version or "")), None)
+    return next((e for e in _LABELS.ordered() if e.matches(kind, prompt_version or "")), None)
 
 
 def kind_label(kind: str, prompt_version: str = "") -> str:

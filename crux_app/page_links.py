@@ -1,8 +1,8 @@
 """Links that methods and cross-method pages add to the collection and topic pages.
 
-Shared templates name no method: a method registers ``PageLink`` entries from its
-``AppConfig.ready`` and the collection and topic pages list them. A link may POST (a one-click
-job start with hidden fields) or simply open a page.
+Shared templates name no method: a method declares ``PageLink`` entries in its app's
+declaration (crux_app.method_config) and the collection and topic pages list them. A link may
+POST (a one-click job start with hidden fields) or simply open a page.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from django.urls import reverse
+
+from crux_app.registry import Registry
 
 # The collection and topic pages, and the cross-method pages that list their own links.
 Place = Literal["collection", "topic", "leaderboard", "agreement"]
@@ -23,7 +25,7 @@ class PageLink:
     label: str
     url_name: str
     place: Place
-    order: int = 100  # lower first
+    order: int = 100  # its place among the page's links (lower first)
     title: str = ""  # the hover text
     # A POST form with these hidden fields instead of a plain link (a one-click job start).
     post_fields: Mapping[str, str] = field(default_factory=dict)
@@ -43,17 +45,7 @@ class ResolvedLink:
     post_fields: tuple[tuple[str, str], ...]
 
 
-_LINKS: dict[str, PageLink] = {}
-
-
-def register_link(link: PageLink) -> PageLink:
-    """Add (or replace, by key) a link."""
-    _LINKS[link.key] = link
-    return link
-
-
-def unregister_link(key: str) -> None:
-    _LINKS.pop(key, None)
+_LINKS: Registry[PageLink] = Registry("page link", (PageLink,))
 
 
 def links_for(

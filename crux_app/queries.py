@@ -12,12 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import QueryDict
 
-from crux_app.data_version import code_version
+from crux_app.derived_cache import derived
 from crux_app.list_paging import ListPage, ListPageForm, list_form, list_page
 from crux_app.models import (
     Collection,
@@ -95,12 +93,7 @@ def collection_page(
 
 def _derived(collection: Collection, part: str, compute: Callable[[], T]) -> T:
     """``compute()`` cached under the collection's data version as read (and the code's)."""
-    key = f"derived:{collection.pk}:{collection.data_version.hex}:{code_version()}:{part}"
-    found = cache.get(key)
-    if found is None:
-        found = compute()
-        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
-    return found
+    return derived(collection.pk, collection.data_version.hex, part, compute)
 
 
 def counted(collection: Collection) -> Collection:

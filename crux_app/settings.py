@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "evaluation.dense",
     "evaluation.scaar",
     "evaluation.reteval",
+    "evaluation.nuggets",
 ]
 
 MIDDLEWARE = [
@@ -115,7 +116,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # Refuses bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (except a researcher's upload) in its
     # process_view, which runs before the CSRF check's, the first to parse POST.
-    "crux_app.views.upload.RequestBodyLimitMiddleware",
+    "crux_app.body_limit.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Cache-Control: no-store on a logged-in account's pages and on every download.
@@ -262,7 +263,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_ROUTES = {"*.gpu_*": {"queue": "gpu"}}
+# A job kind's task goes to the queue its kind declares (JobKind.queue).
+CELERY_TASK_ROUTES = ("crux_app.jobs.routing.route_task",)
 # Redis redelivers an unacknowledged task (its worker died) once it is older than the visibility
 # timeout; a new worker restores such tasks at start and then every unacked_restore_interval
 # seconds. Keep the timeout above the longest task: a live worker's task older than it would be
@@ -406,6 +408,12 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 API_TOKEN_THROTTLE_RATE = os.environ.get("API_TOKEN_THROTTLE_RATE", "1200/min")
+# Asynchronous exports (POST /api/v1/exports/): the files a worker writes, and how long their
+# download link lives (then the file is deleted).
+API_EXPORT_DIR = Path(os.environ.get("API_EXPORT_DIR", BASE_DIR / "var" / "exports"))
+API_EXPORT_TTL_SECONDS = int(os.environ.get("API_EXPORT_TTL_SECONDS", str(24 * 3600)))
+if API_EXPORT_TTL_SECONDS < 1:
+    raise ImproperlyConfigured("API_EXPORT_TTL_SECONDS must be at least 1")
 SPECTACULAR_SETTINGS = {
     "TITLE": "CRUX workbench API",
     "DESCRIPTION": "Collections, imports, jobs, results and campaigns of the CRUX workbench. "

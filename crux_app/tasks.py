@@ -1,5 +1,5 @@
-"""crux_app's Celery tasks (autodiscovered by the worker). No name starts with ``gpu_``, so they
-go to the default ``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
+"""crux_app's Celery tasks (autodiscovered by the worker). None is a job kind's declared ``gpu``
+task, so they go to the default ``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
 
 from celery import shared_task
 

@@ -1,7 +1,7 @@
 """One place per topic: what each method stored for a topic, summed up on the topic page.
 
-The topic page names no method: a method registers a ``TopicSummary`` from its
-``AppConfig.ready``. Its ``build`` reads stored rows only (never a model call) and returns the
+The topic page names no method: a method declares a ``TopicSummary`` in its ``MethodConfig``
+(crux_app.method_config). Its ``build`` reads stored rows only (never a model call) and returns the
 method's own summary object, which says whether it is ``empty``; the method's template draws a
 filled summary, and the shared partial draws an empty one with the job that fills it.
 """
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.urls import reverse
 
 from crux_app.jobs.catalog import kind_label
+from crux_app.registry import Registry
 
 if TYPE_CHECKING:
     from crux_app.models import Topic
@@ -34,7 +35,7 @@ class Summary(Protocol):
 class TopicSummary:
     key: str
     title: str
-    order: int  # lower first
+    order: int  # its place on the topic page (lower first)
     build: Callable[..., Summary]  # build(topic), or build(topic, judge_id) (takes_judge)
     template: str  # draws a filled summary: gets ``summary``, ``topic`` and ``entry``
     job_kind: str  # the job kind that fills it (the empty state names its label)
@@ -61,21 +62,20 @@ class ResolvedSummary:
         return bool(self.summary.empty)
 
 
-_SUMMARIES: dict[str, TopicSummary] = {}
+_SUMMARIES: Registry[TopicSummary] = Registry("topic summary", (TopicSummary,))
 
 
 def register_topic_summary(entry: TopicSummary) -> TopicSummary:
     """Add (or replace, by key) a summary."""
-    _SUMMARIES[entry.key] = entry
-    return entry
+    return _SUMMARIES.register(entry)
 
 
 def unregister_topic_summary(key: str) -> None:
-    _SUMMARIES.pop(key, None)
+    _SUMMARIES.unregister(key)
 
 
 def registered_summaries() -> list[TopicSummary]:
-    return sorted(_SUMMARIES.values(), key=lambda e: (e.order, e.key))
+    return sorted(_SUMMARIES.ordered(), key=lambda e: (e.order, e.key))
 
 
 def summaries_for(topic: Topic, judge_id: int | None = None) -> list[ResolvedSummary]:

@@ -8,6 +8,8 @@ passages and the methods that read them all use these names.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 # ---- CRUX's 0-5 answerability rubric (METHODS section 1) ---------------------------------------
@@ -89,6 +91,43 @@ QA_GOLD_SOURCE = "qa_gold"
 # prefix: generated from the gold passages, LLM-retEval's reference answer. Such outputs are
 # references, never annotation items of their own.
 SEMI_GOLD_PREFIX = "semi-gold"
+
+
+# ---- A sampled repeat of a judge ---------------------------------------------------------------
+# A repeat is the judge (same model, same prompt version) decoding at a temperature with one
+# seed; its prompt version carries the sampling settings, so the judging job (which names it)
+# and the judge report (which finds a judge's repeats) read one format.
+MAX_TEMPERATURE = 2.0
+_REPEAT = re.compile(r"^(?P<base>.+)~t(?P<temperature>\d+(?:\.\d+)?)-s(?P<seed>\d+)$")
+
+
+@dataclass(frozen=True)
+class RepeatVersion:
+    base: str  # the greedy judge's prompt version
+    temperature: float
+    seed: int
+
+
+def repeat_version(base: str, temperature: float, seed: int) -> str:
+    """The prompt version of the judge ``base`` sampled at ``temperature`` with ``seed``."""
+    if not 0 < temperature <= MAX_TEMPERATURE or round(temperature, 2) != temperature:
+        raise ValueError(
+            f"temperature must lie in (0, {MAX_TEMPERATURE:g}] with at most 2 decimals, "
+            f"got {temperature!r}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if not base or parse_repeat_version(base) is not None:
+        raise ValueError(f"{base!r} is not a greedy judge's prompt version")
+    return f"{base}~t{temperature:g}-s{seed}"
+
+
+def parse_repeat_version(version: str) -> RepeatVersion | None:
+    """(base version, temperature, seed) of a repeat's prompt version; None for any other."""
+    match = _REPEAT.match(version)
+    if match is None:
+        return None
+    return RepeatVersion(match["base"], float(match["temperature"]), int(match["seed"]))
 
 
 def key_range(keys: tuple[str, ...] | range) -> str:

@@ -4,6 +4,7 @@ HTTP attempt of a delivery."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
@@ -16,9 +17,21 @@ MAX_SECRET_CHARS = 200
 SECRET_SHOWN_CHARS = 4  # the last characters a page shows of a secret
 
 
+class EndpointQuerySet(models.QuerySet):
+    def visible_to(self, user: Any) -> EndpointQuerySet:
+        """The endpoints ``user`` may see and change: their own; every one for a superuser
+        (an endpoint whose maker's account is gone is theirs alone)."""
+        if getattr(user, "is_superuser", False):
+            return self
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(created_by=user)
+
+
 class Endpoint(models.Model):
     """A URL that receives the chosen events of one collection (or of all), signed with
-    ``secret`` (kept in clear: it must sign every delivery; pages only show it masked)."""
+    ``secret`` (kept in clear: it must sign every delivery; pages only show it masked).
+    It belongs to the researcher who made it: the pages show it to them (and superusers)."""
 
     url = models.URLField(max_length=MAX_URL_CHARS)
     secret = models.CharField(max_length=MAX_SECRET_CHARS)
@@ -36,6 +49,8 @@ class Endpoint(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EndpointQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -1,5 +1,5 @@
-"""The webhooks' Celery task. Its name does not start with ``gpu_``, so it runs on the default
-``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
+"""The webhooks' Celery task. It is no job kind's, so it runs on the default ``cpu`` queue
+(settings.CELERY_TASK_ROUTES)."""
 
 from celery import shared_task
 

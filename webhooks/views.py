@@ -1,12 +1,13 @@
 """Webhook pages (researchers only): the endpoints, a new one (its secret shown once), an
-endpoint's delivery log with "send test event", and a delivery's attempts with "redeliver"."""
+endpoint's delivery log with "send test event", and a delivery's attempts with "redeliver".
+Each researcher sees and changes only the endpoints they made; a superuser every one."""
 
 from __future__ import annotations
 
 import json
 
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
@@ -21,10 +22,21 @@ from .models import Delivery, Endpoint
 DELIVERIES_PER_PAGE = 50
 
 
+def _endpoints(request: HttpRequest) -> QuerySet[Endpoint]:
+    """The account's own endpoints (every one for a superuser); another's answers 404."""
+    return Endpoint.objects.visible_to(request.user)
+
+
+def _deliveries(request: HttpRequest) -> QuerySet[Delivery]:
+    return Delivery.objects.filter(endpoint__in=_endpoints(request))
+
+
 class EndpointListView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        endpoints = Endpoint.objects.select_related("collection", "created_by").annotate(
-            n_deliveries=Count("deliveries")
+        endpoints = (
+            Endpoint.objects.visible_to(request.user)
+            .select_related("collection", "created_by")
+            .annotate(n_deliveries=Count("deliveries"))
         )
         return render(request, "webhooks/endpoint_list.html", {"endpoints": endpoints})
 
@@ -59,7 +71,7 @@ class EndpointDetailView(ResearcherRequiredMixin, View):
     """The endpoint and its delivery log, newest first, paged."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        endpoint = get_object_or_404(Endpoint.objects.select_related("collection"), pk=pk)
+        endpoint = get_object_or_404(_endpoints(request).select_related("collection"), pk=pk)
         paging = list_form(request.GET)
         if (bad := refused(paging)) is not None:
             return bad
@@ -71,7 +83,7 @@ class EndpointDetailView(ResearcherRequiredMixin, View):
 
 class EndpointTestView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        endpoint = get_object_or_404(Endpoint, pk=pk)
+        endpoint = get_object_or_404(_endpoints(request), pk=pk)
         delivery = send_test_event(endpoint)
         messages.success(request, "Sent a test event; its attempts are listed below.")
         return redirect("webhook-delivery", pk=delivery.pk)
@@ -79,7 +91,7 @@ class EndpointTestView(ResearcherRequiredMixin, View):
 
 class EndpointActiveView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        endpoint = get_object_or_404(Endpoint, pk=pk)
+        endpoint = get_object_or_404(_endpoints(request), pk=pk)
         form = ActiveForm(request.POST)
         if (bad := refused(form)) is not None:
             return bad
@@ -92,7 +104,7 @@ class EndpointActiveView(ResearcherRequiredMixin, View):
 
 class EndpointDeleteView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        endpoint = get_object_or_404(Endpoint, pk=pk)
+        endpoint = get_object_or_404(_endpoints(request), pk=pk)
         endpoint.delete()
         messages.success(request, f"Deleted the webhook to {endpoint.url} and its delivery log.")
         return redirect("webhook-list")
@@ -103,7 +115,8 @@ class DeliveryDetailView(ResearcherRequiredMixin, View):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         delivery = get_object_or_404(
-            Delivery.objects.select_related("event", "endpoint", "endpoint__collection"), pk=pk
+            _deliveries(request).select_related("event", "endpoint", "endpoint__collection"),
+            pk=pk,
         )
         context = {
             "delivery": delivery,
@@ -115,7 +128,7 @@ class DeliveryDetailView(ResearcherRequiredMixin, View):
 
 class DeliveryRedeliverView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        delivery = get_object_or_404(Delivery, pk=pk)
+        delivery = get_object_or_404(_deliveries(request), pk=pk)
         redeliver(delivery)
         messages.success(request, "Sending the event again, with a new series of attempts.")
         return redirect("webhook-delivery", pk=delivery.pk)

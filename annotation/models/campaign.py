@@ -7,6 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, F, Q, Sum
 
+from annotation.task_type_registry import TASK_TYPE_REGISTRY
 from annotation.task_types import TASK_LABELS
 
 
@@ -243,11 +244,7 @@ class CampaignItem(models.Model):
     @property
     def short_label(self) -> str:
         """What the item is, for researcher tables (``topic #position · passage``)."""
-        p = self.payload
-        if self.kind == self.Kind.PASSAGE_RATING:
-            return f"{p.get('topic')} #{p.get('position')} · {p.get('passage_id')}"
-        if self.kind == self.Kind.REPORT_COVERAGE:
-            return f"{p.get('topic')} · {p.get('output_id')}"
-        if self.kind in (self.Kind.ANSWER_EQUIVALENCE, self.Kind.FAILURE_CATEGORY):
-            return f"{p.get('topic')} · {p.get('output_id', '')}"
-        return f"attention check {p.get('topic', '')}"
+        entry = TASK_TYPE_REGISTRY.get(self.kind)
+        if entry is not None:
+            return entry.item_label(self.payload)
+        return f"attention check {self.payload.get('topic', '')}"

@@ -24,8 +24,10 @@ from annotation import queue
 from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
 from annotation.drafts import save_draft
 from annotation.models import AnnotatorProfile, Assignment, Campaign, CampaignItem
+from annotation.review_access import reviewable
 from annotation.submission import submit
-from annotation.task_types import ANSWER_KEYS, task_label
+from annotation.task_type_registry import task_type
+from annotation.task_types import task_label
 from annotation.undo import UndoRefused, undo
 from crux_app.vocabulary import FAILURE_TAXONOMY, RUBRIC_LEVELS
 
@@ -146,6 +148,7 @@ def item_context(
     item = assignment.item
     if draft is None:
         draft = assignment.draft or {}
+    entry = task_type(campaign.task_type)
     return {
         "rows": _question_rows(item.payload, draft),
         "campaign": campaign,
@@ -155,7 +158,8 @@ def item_context(
         "draft": draft,
         "rubric": RUBRIC_LEVELS,  # (rating, text), 5 first: the judge's prompt reads the same
         "categories": FAILURE_TAXONOMY,
-        "answer_keys": ANSWER_KEYS[campaign.task_type],
+        "task_template": entry.template,
+        "answer_keys": entry.answer_keys,
         "prefetch_url": reverse("annotation-prefetch", args=[campaign.slug])
         + f"?after={assignment.pk}",
     }
@@ -241,7 +245,8 @@ class AnnotatorHomeView(LoginRequiredMixin, View):
             state=Campaign.State.CLOSED
         )
         rows = [(c, progress_context(c, request.user)) for c in campaigns]
-        return render(request, "annotation/home.html", {"rows": rows})
+        n_reviews = reviewable(request.user).count()
+        return render(request, "annotation/home.html", {"rows": rows, "n_reviews": n_reviews})
 
 
 class WorkspaceView(LoginRequiredMixin, View):

@@ -81,8 +81,9 @@ class CollectionJobStartView(APIView):
 class JobDetailView(APIView):
     @extend_schema(responses=JobSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        """One job: its state (pending, running, succeeded, failed, cancelled) and progress."""
-        return Response(JobSerializer(_job(pk)).data)
+        """One job: its state (pending, running, succeeded, failed, cancelled) and progress;
+        an export job's ``download`` (URL, name, rows, size, expiry) once its file is written."""
+        return Response(JobSerializer(_job(pk), context={"request": request}).data)
 
 
 class JobCancelView(APIView):

@@ -204,6 +204,62 @@ class Client:
     def judge_report(self, collection: str, **choices: Any) -> dict[str, Any]:
         return self.request("GET", f"collections/{_name(collection)}/judge-report/", params=choices)
 
+    # ---- each method's stored results, one row per query ---------------------------------
+
+    def _rows(self, collection: str, path: str, filters: dict[str, Any]) -> pd.DataFrame:
+        params = {k: v for k, v in filters.items() if v is not None}
+        return pd.DataFrame(list(self._pages(f"collections/{_name(collection)}/{path}", params)))
+
+    def dense(self, collection: str, **filters: Any) -> pd.DataFrame:
+        """DENSE per question (``dse``, ``uncertain``, ``W``, ``labels``, ``answers``, ...);
+        filters: ``run``, ``k``, ``topic``."""
+        return self._rows(collection, "dense/", filters)
+
+    def seper(self, collection: str, **filters: Any) -> pd.DataFrame:
+        """SePer per question and context (``seper_s``, ``seper_h``, ``delta_s``, ...);
+        filters: ``run``, ``k``, ``topic``, ``context`` (none, passage, run, oracle)."""
+        return self._rows(collection, "seper/", filters)
+
+    def reteval(self, collection: str, **filters: Any) -> pd.DataFrame:
+        """LLM-retEval per question, run and k (``recall``, ``verdict``, ``category``, ...);
+        filters: ``run``, ``k``, ``topic``, ``judge``, ``category``."""
+        return self._rows(collection, "reteval/", filters)
+
+    def reteval_table(self, collection: str, **choices: Any) -> pd.DataFrame:
+        """The LLM-retEval table: one row per run and k; choices ``run``, ``k``, ``judge``."""
+        path = f"collections/{_name(collection)}/reteval/table/"
+        return pd.DataFrame(self.request("GET", path, params=choices)["rows"])
+
+    def scaar(self, collection: str, **filters: Any) -> pd.DataFrame:
+        """SCAAR per analysed answer (``n_retrievals``, ``score_before``, ``sentences``, ...);
+        filters: ``system``, ``output``, ``topic``."""
+        return self._rows(collection, "scaar/", filters)
+
+    # ---- asynchronous exports ------------------------------------------------------------
+
+    def export(self, kind: str, fmt: str = "csv", **params: Any) -> Job:
+        """Start an export job (``wait`` for it, then ``download``): ``campaign-labels``
+        (``campaign=``), ``judgments`` (``collection=``, ``judge=``) or ``qrels``
+        (``collection=``, ``source=``), as ``csv`` or ``json``."""
+        body = {"kind": kind, "format": fmt, "params": {k: str(v) for k, v in params.items()}}
+        return self.request("POST", "exports/", json=body)["job"]
+
+    def download(self, job: Job | int, path: str | os.PathLike | None = None) -> bytes | str:
+        """A finished export's file: its bytes, or written to ``path`` (returned)."""
+        link = self.job(job).get("download")
+        if not link:
+            raise ApiError(404, f"job #{_job_id(job)} has no file to download (yet)")
+        with self.http.stream("GET", link["url"]) as response:
+            if response.status_code >= 400:
+                response.read()
+                raise ApiError(response.status_code, response.text[:500])
+            if path is None:
+                return response.read()
+            with open(path, "wb") as out:
+                for chunk in response.iter_bytes():
+                    out.write(chunk)
+        return os.fspath(path)
+
     # ---- campaigns -----------------------------------------------------------------------
 
     def create_campaign(

@@ -1,7 +1,13 @@
-"""The import and export formats by name, for the management commands and the upload page."""
+"""The import and export formats by name, for the management commands and the upload page.
+
+Each format declares its extra parameters once (``crux_app.parameters.Parameter``): the import
+command's options, the upload page's fields and the import job's parsing of its params are
+made from them."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from crux_app.parameters import Parameter, ParameterSet
 
 from .export_labels import WRITERS
 from .import_crux import import_crux
@@ -11,19 +17,10 @@ from .import_qa import DEFAULT_RUN, import_qa
 from .import_qrels import import_qrels
 from .import_run import import_run
 from .import_topics import import_topics
+from .qrels_judge import JUDGE_KINDS
 from .results import ImportResult
 
-
-@dataclass(frozen=True)
-class Parameter:
-    """An extra argument of an importer (beyond the collection and the source)."""
-
-    name: str
-    label: str
-    kind: type = str
-    required: bool = True
-    default: object = None
-    help: str = ""
+__all__ = ["EXPORT_FORMATS", "IMPORT_FORMATS", "ImportFormat", "Parameter", "upload_formats"]
 
 
 @dataclass(frozen=True)
@@ -34,19 +31,30 @@ class ImportFormat:
     importer: Callable[..., ImportResult]  # (collection, source, *, label, progress, **params)
     parameters: tuple[Parameter, ...] = ()
     help: str = ""
-    # Offered on the upload page, whose form has fields for split, tau and run_name only.
-    uploadable: bool = True
+    uploadable: bool = True  # offered on the upload page
+
+    def declared(self) -> ParameterSet:
+        return ParameterSet(self.parameters)
 
 
-SPLIT = Parameter("split", "Split", help="e.g. test, testb, train")
-TAU = Parameter("tau", "Threshold tau", kind=int, help="answerability threshold folder 1-5")
+RUN_NAME_LENGTH = 200
+SPLIT = Parameter("split", "Split", max_length=50, help="CRUX hub release: test, testb, train")
+TAU = Parameter(
+    "tau",
+    "Threshold tau",
+    kind=int,
+    minimum=1,
+    maximum=5,
+    help="answerability threshold: the release's ranking_1 … ranking_5 folder",
+)
 ADD_MISSING_PASSAGES = Parameter(
     "add_missing_passages",
     "Add missing passages",
     kind=bool,
     required=False,
     default=False,
-    help="create passages the collection lacks, without text",
+    help="create the passages the collection lacks, without text (a TREC run lists 1,000 per "
+    "topic, most never judged); import_passages gives them their text later",
 )
 
 IMPORT_FORMATS: dict[str, ImportFormat] = {
@@ -74,7 +82,13 @@ IMPORT_FORMATS: dict[str, ImportFormat] = {
             "file",
             import_run,
             (
-                Parameter("run_name", "Run name", help="the run's name in the collection"),
+                Parameter(
+                    "run_name",
+                    "Run name",
+                    max_length=RUN_NAME_LENGTH,
+                    help="the run's name in the collection",
+                    cli="--name",
+                ),
                 ADD_MISSING_PASSAGES,
             ),
             "qid Q0 pid rank score tag; topics and passages must already be in the collection.",
@@ -93,16 +107,35 @@ IMPORT_FORMATS: dict[str, ImportFormat] = {
             "file",
             import_qrels,
             (
-                Parameter("judge", "Judge", help="the judge's name, also the qrels source's"),
-                Parameter("judge_kind", "Judge kind", help="human or llm"),
-                Parameter("model_id", "Model id", required=False, default="", help="LLM only"),
+                # Its length is checked by the importer, whose message names the file.
+                Parameter("judge", "Judge", help="the judge's name, also its qrels source's name"),
                 Parameter(
-                    "prompt_version", "Prompt version", required=False, default="", help="LLM only"
+                    "judge_kind",
+                    "Judge kind",
+                    choices=tuple((kind, kind) for kind in JUDGE_KINDS),
+                    help="human (NIST's assessors) or llm (UMBRELA)",
+                    cli="--kind",
+                ),
+                Parameter(
+                    "model_id",
+                    "Model id",
+                    required=False,
+                    default="",
+                    max_length=300,
+                    help="the LLM judge's model id",
+                ),
+                Parameter(
+                    "prompt_version",
+                    "Prompt version",
+                    required=False,
+                    default="",
+                    max_length=100,
+                    help="the LLM judge's prompt version (model id and prompt version identify "
+                    "an LLM judge: give one when another LLM judge has the same model id)",
                 ),
                 ADD_MISSING_PASSAGES,
             ),
             "qid 0 docid grade; topics must already be in the collection.",
-            uploadable=False,
         ),
         ImportFormat(
             "passages",
@@ -123,7 +156,9 @@ IMPORT_FORMATS: dict[str, ImportFormat] = {
                     "Run name",
                     required=False,
                     default=DEFAULT_RUN,
+                    max_length=RUN_NAME_LENGTH,
                     help="the run made of the contexts in file order",
+                    cli="--run",
                 ),
             ),
             'One {"id", "question", "answers", "contexts"} object per line.',

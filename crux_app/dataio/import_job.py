@@ -53,12 +53,7 @@ class ImportJobParams:
         for name in ("collection", "source"):
             if not params.get(name):
                 raise ValueError(f"job parameter {name!r} is missing")
-        options = {}
-        for parameter in chosen.parameters:
-            value = params.get(parameter.name, parameter.default)
-            if parameter.required and value in (None, ""):
-                raise ValueError(f"job parameter {parameter.name!r} is missing")
-            options[parameter.name] = value
+        options = chosen.declared().parse(params)  # the format's declared parameters
         return cls(
             chosen.name, params["collection"], params["source"], params.get("label", ""), options
         )

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from django.utils import timezone
 
-from crux_app.models import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
+from crux_app.models import CoverageLabel, Judge, Judgment, PassageQrel
 
 from .errors import ImportFailure
 from .pg_copy import insert_rows, upsert_rows
@@ -111,15 +111,4 @@ def upsert_passage_qrels(rows: Sequence[tuple[int, int, int, str]]) -> None:
         rows,
         unique=["topic_id", "passage_id", "source"],
         update=["grade"],
-    )
-
-
-def upsert_subtopic_qrels(rows: Sequence[tuple[int, int, int, bool]]) -> None:
-    """Write (topic pk, sub-question pk, passage pk, relevant) rows."""
-    upsert_rows(
-        SubtopicQrel,
-        ["topic_id", "subquestion_id", "passage_id", "relevant"],
-        rows,
-        unique=["subquestion_id", "passage_id"],
-        update=["topic_id", "relevant"],
     )

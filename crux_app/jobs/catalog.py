@@ -1,18 +1,21 @@
 """The kinds of job the app can start, each bound by name to the Celery task that runs it.
 
-The catalog names no method: each method registers its kinds from its ``AppConfig.ready``
-(``registrations.py`` in its folder). Tasks are named, not imported, so the web process never
-imports model code; a task whose name starts with ``gpu_`` is routed to the ``gpu`` queue
-(settings.CELERY_TASK_ROUTES).
+The catalog names no method: each method declares its kinds in its ``MethodConfig``
+(crux_app.method_config). Tasks are named, not imported, so the web process never imports model
+code; a kind's task goes to the kind's ``queue`` (crux_app.jobs.routing, settings'
+CELERY_TASK_ROUTES).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.urls import reverse
+
+from crux_app.registry import Registry
 
 if TYPE_CHECKING:
     from crux_app.models import Collection, Job, Run, Topic
@@ -36,8 +39,11 @@ class JobKind:
     label: str
     task_name: str
     description: str = ""
+    queue: Literal["gpu", "cpu"] = "cpu"  # the Celery queue its task is sent to
+    # The kinds whose jobs run before this kind's when they are queued together (the demo
+    # queues its jobs on one worker in this order); kinds not installed are ignored.
+    needs: tuple[str, ...] = ()
     demo: DemoJob | None = None  # a small job the demo queues
-    demo_order: int = 0  # queue order of demo jobs on one worker (lower first)
     demo_collection: str = ""  # the demo collection it runs on ("": the demo QA collection)
     results_url: ResultsUrl | None = None  # the page the job fills, linked from the job's page
     results_label: str | Callable[[Job], str] = "Results"  # that link's text (or its maker)
@@ -65,13 +71,14 @@ class UnknownJobKind(ValueError):
     """A job kind that is not in the catalog."""
 
 
-CATALOG: dict[str, JobKind] = {}
+CATALOG: Registry[JobKind] = Registry(
+    "job kind", (JobKind,), key=attrgetter("name"), needs=attrgetter("needs")
+)
 
 
 def register_kind(kind: JobKind) -> JobKind:
     """Add (or replace, by name) a job kind."""
-    CATALOG[kind.name] = kind
-    return kind
+    return CATALOG.register(kind)
 
 
 def get_kind(name: str) -> JobKind:
@@ -89,8 +96,8 @@ def kind_label(name: str) -> str:
 
 
 def demo_kinds() -> list[JobKind]:
-    """Kinds with a demo job, in queue order."""
-    return sorted((k for k in CATALOG.values() if k.demo), key=lambda k: (k.demo_order, k.name))
+    """Kinds with a demo job, in queue order: after the kinds they need, else as declared."""
+    return [kind for kind in CATALOG.ordered() if kind.demo]
 
 
 def results_link(job: Job) -> ResultsLink | None:

@@ -1,7 +1,7 @@
 """Which pending or running jobs are still filling a page's data, in words.
 
 A page (a key below, or a method's own key) asks for the jobs that feed it; each job kind
-declares the pages it feeds (``JobKind.feeds``, from its method's registrations), so this
+declares the pages it feeds (``JobKind.feeds``, from its method's declaration), so this
 module and the pages name no method. A job of one topic feeds that topic's pages and its
 collection's; a job of a whole collection feeds every page of the collection.
 """

@@ -1,8 +1,8 @@
 """What a job's page says beside its row: the queue it waits on and its place there, who serves
 that queue, the time left at the throughput so far, and the page its results fill.
 
-A kind's queue is where Celery routes its task (settings.CELERY_TASK_ROUTES: a ``gpu_`` task
-goes to ``gpu``, the rest to ``cpu``). A pending job's place counts the pending jobs of that
+A kind's queue is where Celery routes its task (settings.CELERY_TASK_ROUTES: the queue the
+kind declares, crux_app.jobs.routing). A pending job's place counts the pending jobs of that
 queue created before it; workers take a queue's tasks in the order they were sent. What is ahead
 of it is also what occupies the workers of its queue: the jobs running on the queue, and the jobs
 of other queues that a worker consuming both runs now (``Job.worker``; workers report their

@@ -9,16 +9,18 @@ from .managers import JudgeQuerySet, JudgmentQuerySet
 
 
 class Judge(models.Model):
-    """Who gave a judgment: an LLM (model id + prompt version), a person, or an ensemble of
-    judges (``JudgeEnsemble``: its labels are combined from its members')."""
+    """Who gave a judgment: an LLM (model id + prompt version), a person, an ensemble of
+    judges (``JudgeEnsemble``: its labels are combined from its members'), or the adjudicated
+    reference of a review campaign (its reviewers' decisions on disagreements)."""
 
     class Kind(models.TextChoices):
         LLM = "llm", "LLM"
         HUMAN = "human", "Human"
         ENSEMBLE = "ensemble", "Ensemble"
+        ADJUDICATED = "adjudicated", "Adjudicated"
 
     name = models.CharField(max_length=300, unique=True)
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
     model_id = models.CharField(max_length=300, blank=True)
     prompt_version = models.CharField(max_length=100, blank=True)
     user = models.OneToOneField(

@@ -8,17 +8,17 @@ webkitdirectory>``: the browser's relative paths travel in a hidden field (Djang
 base names) and the files are stored with those paths.
 
 Request bodies: Django's default limits hold everywhere (2.5 MB of form fields, larger files
-spooled to disk by the upload handlers). ``RequestBodyLimitMiddleware`` also refuses, before the
-CSRF check parses it, any body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413), except one
-sent by a researcher to an upload view (this page, a failed import's replacement upload): its
-files stream to disk through the upload handlers, up to ``UPLOAD_MAX_BYTES`` (413 above it, by
-the body's length before it is read, and by the files' sizes before they are stored).
+spooled to disk by the upload handlers). ``RequestBodyLimitMiddleware`` (``crux_app.body_limit``)
+also refuses, before the CSRF check parses it, any body larger than
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413), except one sent by a researcher to an upload view (this
+page, a failed import's replacement upload): its files stream to disk through the upload
+handlers, up to ``UPLOAD_MAX_BYTES`` (413 above it, by the body's length before it is read, and
+by the files' sizes before they are stored).
 """
 
-from collections.abc import Callable
+from dataclasses import replace
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -30,20 +30,45 @@ from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat, upload_formats
 from crux_app.dataio.import_job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import StoredUpload, UploadRejected, store_file, store_folder
 from crux_app.models import Collection
-from crux_app.roles import ResearcherRequiredMixin, is_researcher
+from crux_app.roles import ResearcherRequiredMixin
+
+
+def parameter_fields(formats: list[ImportFormat]) -> dict[str, forms.Field]:
+    """A field per declared parameter of the formats (the first declaration of a name wins),
+    blank allowed: which are required depends on the chosen format (``UploadForm.clean``)."""
+    fields: dict[str, forms.Field] = {}
+    for chosen in formats:
+        for parameter in chosen.parameters:
+            if parameter.name in fields:
+                continue
+            field = replace(parameter, required=False, initial=None).form_field()
+            if isinstance(field, forms.ChoiceField):
+                field.choices = [("", "—"), *field.choices]
+            fields[parameter.name] = field
+    return fields
 
 
 class UploadForm(forms.Form):
+    """The format, the collection, then every upload format's declared parameters."""
+
     format = forms.ChoiceField(choices=[(f.name, f.label) for f in upload_formats()])
     collection = forms.CharField(
         max_length=200,
         validators=[validate_collection_name],
         help_text="an existing collection or a new one",
     )
-    split = forms.CharField(max_length=50, required=False)
-    tau = forms.IntegerField(min_value=1, max_value=5, required=False)
-    run_name = forms.CharField(max_length=200, required=False)
     relative_paths = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Read now, not at import: a method may add formats to the catalog when it is ready.
+        self.fields["format"].choices = [(f.name, f.label) for f in upload_formats()]
+        self.fields.update(parameter_fields(upload_formats()))
+
+    def parameter_fields(self) -> list[forms.BoundField]:
+        """The declared parameters' fields, for the page to show the chosen format's."""
+        names = {p.name for f in upload_formats() for p in f.parameters}
+        return [self[name] for name in self.fields if name in names]
 
     def clean(self) -> dict:
         data = super().clean()
@@ -108,55 +133,3 @@ def store_upload(request: HttpRequest, source: str, relative_paths: str) -> Stor
 
 
 urlpatterns = [path("upload/", UploadView.as_view(), name="upload")]
-
-
-class RequestBodyLimitMiddleware:
-    """413 for a request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, by its Content-Length, unless
-    a researcher sends it to an upload view (``streams_uploads``): there the limit is
-    ``UPLOAD_MAX_BYTES`` plus the form fields' allowance. Listed before ``CsrfViewMiddleware``:
-    its ``process_view`` runs first, so an oversized body is refused before anything reads it."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if limit is None or length <= limit:
-            return None
-        view_class = getattr(view_func, "view_class", None)
-        if getattr(view_class, "streams_uploads", False) and _uploader_is_researcher(
-            request, view_class
-        ):
-            # The files may hold UPLOAD_MAX_BYTES; the multipart framing and form fields fit
-            # in the form allowance. The stored files' sizes are checked again exactly.
-            uploads = settings.UPLOAD_MAX_BYTES
-            if length <= uploads + limit:
-                return None
-            return HttpResponse(
-                f"Upload too large: {length:,} bytes sent; at most {uploads:,} bytes of files "
-                "may be uploaded at once (UPLOAD_MAX_BYTES). Import a larger release with the "
-                "import commands.",
-                status=413,
-                content_type="text/plain; charset=utf-8",
-            )
-        return HttpResponse(
-            f"Request body too large: at most {limit} bytes.",
-            status=413,
-            content_type="text/plain; charset=utf-8",
-        )
-
-
-def _uploader_is_researcher(request: HttpRequest, view_class: type) -> bool:
-    """Whether a researcher sends the upload: the session's account, or the one a view that
-    authenticates by itself (an API token, ``may_stream_uploads``) finds."""
-    if is_researcher(request.user):
-        return True
-    may_stream = getattr(view_class, "may_stream_uploads", None)
-    return bool(may_stream and may_stream(request))

@@ -1,5 +1,6 @@
 """Agreement analysis: inter-annotator and human-vs-machine statistics (METHODS section 6).
 
-``statistics`` and the modules it uses are plain Python (no Django); ``label_tables``,
-``report``, ``report_coverage`` and ``html_report`` read the database and build the report.
+``method/`` (the statistics: ``label_agreement`` and the modules it uses) is plain Python (no
+Django); ``label_tables``, ``report``, ``report_coverage`` and ``html_report``
+read the database and build the report.
 """

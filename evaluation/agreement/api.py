@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
+from api.registry import Endpoint
 from api.tabular import TABULAR_RENDERERS, wants_csv
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
@@ -48,7 +49,6 @@ class AgreementApiView(APIView):
         return Response(json.loads(to_json(report, indent=None)))
 
 
-def register_api() -> None:
-    from api.registry import register_endpoint
-
-    register_endpoint("agreement", "collections/<str:name>/agreement/", AgreementApiView)
+def api_endpoints() -> tuple[Endpoint, ...]:
+    """Declared in the app's config (apps.py)."""
+    return (Endpoint("agreement", "collections/<str:name>/agreement/", AgreementApiView),)

@@ -8,8 +8,8 @@ from typing import Any
 
 from django import forms
 
-from evaluation.agreement.bootstrap import DEFAULT_RESAMPLES, Bootstrap
 from evaluation.agreement.label_tables import Rater
+from evaluation.agreement.method.bootstrap import DEFAULT_RESAMPLES, Bootstrap
 from evaluation.agreement.report import DEFAULT_DISAGREEMENTS, DEFAULT_TAU, AgreementOptions
 
 MAX_RESAMPLES = 2000

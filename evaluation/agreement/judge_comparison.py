@@ -12,9 +12,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluation.agreement import table_statistics as ts
-from evaluation.agreement.bootstrap import Bootstrap, compress_groups
-from evaluation.agreement.statistics import PairedLabels, Stat, category_index, undefined
+from evaluation.agreement.method import sufficient_statistics as ts
+from evaluation.agreement.method.bootstrap import Bootstrap, compress_groups
+from evaluation.agreement.method.label_agreement import (
+    PairedLabels,
+    Stat,
+    category_index,
+    undefined,
+)
 
 # statistic -> (its value on PairedLabels, its vectorised form on (B, K, K) tables)
 COMPARABLE: dict[str, tuple[Callable[[PairedLabels], Stat], Callable]] = {

@@ -11,7 +11,7 @@ import numpy as np
 
 from evaluation.agreement.label_tables import LabelTable
 from evaluation.agreement.machine_agreement import POOLED
-from evaluation.agreement.records import Record, statistic_label
+from evaluation.agreement.report_rows import Record, statistic_label
 from evaluation.shared.degenerate import (
     Interval,
     JudgeWarning,

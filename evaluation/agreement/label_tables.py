@@ -1,4 +1,5 @@
-"""Judgments of a collection as item x rater label tables, one per comparison source.
+"""Judgments of a collection as item x rater label tables, one per comparison source (the
+``ComparisonSource`` a table holds is defined here; its registry is ``sources``).
 
 A source's loader (registered by a method) fills a ``LabelTable``: items x raters, humans and
 machines, with the raters, the campaign scope and the unparsable counts; the report applies the
@@ -7,7 +8,9 @@ statistics of the source's scale to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,7 +22,8 @@ from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection, Judge, Judgment, Topic
 
 if TYPE_CHECKING:
-    from evaluation.agreement.sources import ComparisonSource
+    from evaluation.agreement.method.bootstrap import Bootstrap
+    from evaluation.agreement.report_rows import CoveragePoint, Record
 
 HUMAN = Judge.Kind.HUMAN.value
 
@@ -145,6 +149,45 @@ class LabelTable:
             [self.subquestion_id, self.item_id], names=["subquestion_id", "item_id"]
         )
         return pd.DataFrame(self.ratings, index=index, columns=[r.name for r in self.raters])
+
+
+# (collection, table, tau, bootstrap) -> (records, per-output points)
+DerivedFigures = Callable[
+    ["Collection", "LabelTable", float, "Bootstrap"], tuple[list["Record"], list["CoveragePoint"]]
+]
+
+
+class Scale(StrEnum):
+    """How labels are compared: binary (0/1), nominal categories, ordinal 0-5 ratings."""
+
+    BINARY = "binary"
+    NOMINAL = "nominal"
+    ORDINAL = "ordinal"
+
+
+# What each 0/1 class means in CRUX's own table ("answerable" is r >= tau).
+BINARY_CLASSES = ((1.0, "answerable"), (0.0, "unanswerable"))
+RATING_CATEGORIES = tuple(float(r) for r in range(6))
+
+
+@dataclass(frozen=True)
+class ComparisonSource:
+    key: str
+    title: str  # what was judged, for people who never opened the app
+    scale: Scale
+    machine: str  # what the humans are compared with
+    categories: tuple[float, ...]
+    class_names: tuple[tuple[float, str], ...]
+    loader: Callable[[LabelQuery, ComparisonSource], LabelTable] | None = None
+    unavailable: str | None = None  # why there is no loader yet
+    # Figures a method derives from the table beyond item agreement (CRUX: report coverage
+    # by humans vs by each judge), with the definition the report prints beside them.
+    derived: DerivedFigures | None = None
+    derived_definition: str | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.loader is not None
 
 
 def collection_raters(collection: Collection) -> list[Rater]:

@@ -13,12 +13,12 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.judge_comparison import compare_judges_on
 from evaluation.agreement.label_tables import LabelTable
-from evaluation.agreement.records import Record
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import PairedLabels, Stat, undefined
+from evaluation.agreement.report_rows import Record
 from evaluation.agreement.sources import Scale
-from evaluation.agreement.statistics import PairedLabels, Stat, undefined
 
 POOLED = "humans (pooled)"
 REFERENCE_DEFINITION = (

@@ -8,9 +8,9 @@ from html import escape
 
 from evaluation.agreement.machine_agreement import POOLED, ConfusionMatrix
 from evaluation.agreement.page_layout import Row, layout
-from evaluation.agreement.records import CoveragePoint, Record, statistic_label
 from evaluation.agreement.report import AgreementReport
 from evaluation.agreement.report_export import meta
+from evaluation.agreement.report_rows import CoveragePoint, Record, statistic_label
 
 
 def number(value: float | None, digits: int = 3) -> str:

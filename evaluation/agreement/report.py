@@ -12,7 +12,6 @@ import numpy as np
 from crux_app.inputs import check_tau
 from crux_app.models import Collection
 from evaluation.agreement.blas_threads import one_blas_thread
-from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.disagreements import (
     Disagreement,
     DisagreementSet,
@@ -30,9 +29,8 @@ from evaluation.agreement.label_tables import (
     resolve_raters,
 )
 from evaluation.agreement.machine_agreement import ConfusionMatrix, human_vs_machine, judge_pairs
-from evaluation.agreement.records import CoveragePoint, Record
-from evaluation.agreement.sources import ComparisonSource, Scale, available_sources, sources
-from evaluation.agreement.statistics import (
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import (
     PairedLabels,
     RaterLabels,
     Stat,
@@ -40,6 +38,8 @@ from evaluation.agreement.statistics import (
     proportion,
     undefined,
 )
+from evaluation.agreement.report_rows import CoveragePoint, Record
+from evaluation.agreement.sources import ComparisonSource, Scale, available_sources, sources
 from evaluation.shared.degenerate import JudgeWarning
 
 DEFAULT_TAU = 3.0

@@ -16,14 +16,11 @@ between leaves the new figures under the old version, never the reverse.
 
 from __future__ import annotations
 
-import hashlib
-
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count
 
 from annotation.models import Campaign, CampaignItem
 from crux_app.data_version import code_version
+from crux_app.derived_cache import get_or_compute, identity_digest
 from crux_app.models import Collection
 from evaluation.agreement.report import AgreementOptions, AgreementReport, build_report
 from evaluation.agreement.sources import available_sources
@@ -54,18 +51,15 @@ def cache_key(collection: Collection, options: AgreementOptions) -> str:
         campaigns_state(collection),
         tuple(source.key for source in available_sources()),
     )
-    digest = hashlib.sha256(repr(identity).encode()).hexdigest()[:32]
+    digest = identity_digest(identity)
     return f"agreement:{collection.pk}:{collection.data_version.hex}:{digest}"
 
 
 def agreement_report(collection: Collection, options: AgreementOptions) -> AgreementReport:
     """The collection's report for ``options``, built on the first request at its data version
     (EvaluationInputError propagates and is not cached)."""
-    key = cache_key(collection, options)
-    found = cache.get(key)
-    if found is None:
-        found = build_report(collection, options)
-        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
-    else:
-        found.collection = collection  # a copy of the entry: the name as it is now
+    found = get_or_compute(
+        cache_key(collection, options), lambda: build_report(collection, options)
+    )
+    found.collection = collection  # a cached copy names the collection as it is now
     return found

@@ -11,8 +11,8 @@ import numpy as np
 
 from crux_app.csv_safety import safe_cell
 from evaluation.agreement.machine_agreement import REFERENCE_DEFINITION
-from evaluation.agreement.records import RECORD_KEYS
 from evaluation.agreement.report import AgreementReport
+from evaluation.agreement.report_rows import RECORD_KEYS
 
 SECTIONS = (
     "inter_annotator",

@@ -1,5 +1,16 @@
-"""The agreement page, mounted at the site root by ``crux_app.urls``."""
+"""The agreement page and the review campaigns' "who was right" page, mounted at the site root
+by ``crux_app.urls``."""
 
-from evaluation.agreement.views import urlpatterns
+from django.urls import path
 
-__all__ = ["urlpatterns"]
+from evaluation.agreement.verdict_views import ReviewVerdictView
+from evaluation.agreement.views import AgreementView
+
+urlpatterns = [
+    path("collections/<int:pk>/agreement/", AgreementView.as_view(), name="agreement"),
+    path(
+        "campaigns/reviews/<int:pk>/verdict/",
+        ReviewVerdictView.as_view(),
+        name="review-verdict",
+    ),
+]

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import NoReverseMatch, reverse
 from django.views import View
 
 from crux_app.inputs import EvaluationInputError
@@ -130,8 +130,3 @@ class AgreementView(ResearcherRequiredMixin, View):
         page["toc"] = with_total(page["toc"], total_disagreements(report))
         status = 200 if listed else 400
         return render(request, "evaluation/agreement/agreement.html", page, status=status)
-
-
-urlpatterns = [
-    path("collections/<int:pk>/agreement/", AgreementView.as_view(), name="agreement"),
-]

@@ -8,12 +8,16 @@ from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm
 from crux_app.models import Run
-from evaluation.answers.generation import DEFAULT_K
-from evaluation.answers.job import KIND, AnswerJobParams
+from crux_app.parameters import declared_form
+from evaluation.answers.job import KIND
+from evaluation.answers.params import AnswerJobParams
 
 
-class GenerateAnswersForm(CollectionJobForm):
+class GenerateAnswersForm(declared_form(AnswerJobParams, CollectionJobForm)):
+    """The run, then the fields declared in ``evaluation.answers.params``."""
+
     job_kind = KIND
+    field_order = ["run"]
 
     run = forms.ModelChoiceField(
         queryset=Run.objects.none(),
@@ -21,9 +25,8 @@ class GenerateAnswersForm(CollectionJobForm):
         empty_label="none (closed-book)",
         help_text="Context passages come from this run's top-k; none answers without context.",
     )
-    k = forms.IntegerField(min_value=1, max_value=100, initial=DEFAULT_K, label="Top k")
 
     def job_params(self) -> dict[str, Any]:
         run = self.cleaned_data.get("run")
-        config = AnswerJobParams(run_id=run.pk if run else None, k=self.cleaned_data["k"])
-        return config.as_params(run)
+        values = AnswerJobParams.declared().form_values(self.cleaned_data)
+        return AnswerJobParams(run_id=run.pk if run else None, **values).as_params(run)

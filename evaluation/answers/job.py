@@ -7,9 +7,7 @@ task never duplicates an answer and never redoes model work that was already sav
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 
@@ -17,8 +15,6 @@ from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import job_run
 from crux_app.models import GeneratedOutput, Job, OutputContext, Run, Topic
 from evaluation.answers.generation import (
-    DEFAULT_K,
-    DEFAULT_MAX_NEW_TOKENS,
     Answer,
     AnswerRequest,
     ContextPassage,
@@ -29,44 +25,10 @@ from evaluation.answers.generation import (
     generate_answers,
     greedy_answer_params,
 )
+from evaluation.answers.params import AnswerJobParams
 from evaluation.backends.base import GenerationParams, Generator
 
 KIND = "generate_answers"
-DEFAULT_BATCH_SIZE = 4
-
-
-@dataclass(frozen=True)
-class AnswerJobParams:
-    run_id: int | None = None  # None: closed-book answers
-    k: int = DEFAULT_K
-    max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS
-    batch_size: int = DEFAULT_BATCH_SIZE
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> AnswerJobParams:
-        """Parse a Job's params, naming the field that is wrong."""
-        values: dict[str, int | None] = {}
-        for name, minimum in [("k", 1), ("max_new_tokens", 1), ("batch_size", 1)]:
-            raw = params.get(name, getattr(cls, name))
-            if isinstance(raw, bool) or not isinstance(raw, int) or raw < minimum:
-                raise ValueError(
-                    f"job parameter {name!r} must be an integer >= {minimum}, got {raw!r}"
-                )
-            values[name] = raw
-        run_id = params.get("run_id")
-        if run_id is not None and (isinstance(run_id, bool) or not isinstance(run_id, int)):
-            raise ValueError(f"job parameter 'run_id' must be a run id or null, got {run_id!r}")
-        return cls(run_id=run_id, **values)
-
-    def as_params(self, run: Run | None = None) -> dict[str, Any]:
-        """The JSON params of a job; the run's name is kept for display only."""
-        return {
-            "run_id": self.run_id,
-            "run": run.name if run else None,
-            "k": self.k,
-            "max_new_tokens": self.max_new_tokens,
-            "batch_size": self.batch_size,
-        }
 
 
 def run_answer_job(job: Job, generator_provider: Callable[[], Generator]) -> Job:

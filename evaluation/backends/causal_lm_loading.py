@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
 
-from evaluation.backends.embedded import smollm2_gguf_path
+from evaluation.backends.model_identity import resolve_gguf
 
 CONVERTED_MARKER = "config.json"
 
@@ -68,15 +68,6 @@ def convert_gguf(gguf_path: Path, cache_root: Path) -> Path:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
-
-
-def resolve_gguf(model_id: str) -> Path | None:
-    """The GGUF file a model id names: empty means the embedded default; else a ``.gguf`` path."""
-    if not model_id:
-        return smollm2_gguf_path()
-    if model_id.endswith(".gguf") and Path(model_id).is_file():
-        return Path(model_id)
-    return None
 
 
 def load_causal_lm_tokenizer(model_id: str, cache_root: Path) -> object:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
-from evaluation.backends.model_loading import embedder_id, generator_id, llm_nli_generator_id
+from evaluation.backends.model_identity import embedder_id, generator_id, llm_nli_generator_id
 from evaluation.backends.model_server import (
     ServerConfig,
     generator_server,

@@ -10,32 +10,19 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from evaluation.backends.base import Generator
-from evaluation.backends.causal_lm_loading import (
-    load_causal_lm,
-    load_causal_lm_tokenizer,
-    resolve_gguf,
-)
+from evaluation.backends.causal_lm_loading import load_causal_lm, load_causal_lm_tokenizer
 from evaluation.backends.devices import dtype_for
-from evaluation.backends.embedded import (
-    EMBEDDED_EMBEDDER_ID,
-    EMBEDDED_GENERATOR_ID,
-    minilm_dir,
+from evaluation.backends.embedded import minilm_dir
+from evaluation.backends.model_identity import (
+    embedder_id,
+    generator_id,
+    llm_nli_generator_id,
+    resolve_gguf,
 )
 from evaluation.backends.nli_classifier import ClassifierNLI
 from evaluation.backends.nli_llm_prompt import LLMPromptNLI
 from evaluation.backends.sentence_embedder import SentenceEmbedder
 from evaluation.backends.transformers_generator import TransformersGenerator
-
-# NLI ids of the form "llm" or "llm:<generator id>" select the LLM-prompt NLI explicitly.
-LLM_NLI_PREFIX = "llm"
-
-
-def generator_id(model_id: str) -> str:
-    """The id results are recorded under (the embedded default has a fixed name)."""
-    if not model_id:
-        return EMBEDDED_GENERATOR_ID
-    gguf = resolve_gguf(model_id)
-    return gguf.name if gguf else model_id
 
 
 def build_generator(model_id: str, cache_root: Path, device: torch.device) -> TransformersGenerator:
@@ -53,17 +40,6 @@ def build_classifier_nli(model_id: str, device: torch.device) -> ClassifierNLI:
     return ClassifierNLI(model, tokenizer, model_id)
 
 
-def llm_nli_generator_id(nli_id: str) -> str | None:
-    """Generator id named by an LLM-NLI id ("" for the configured generator), else None."""
-    if not nli_id:
-        return ""
-    if nli_id == LLM_NLI_PREFIX:
-        return ""
-    if nli_id.startswith(LLM_NLI_PREFIX + ":"):
-        return nli_id.removeprefix(LLM_NLI_PREFIX + ":")
-    return None
-
-
 def build_nli(
     nli_id: str, get_generator: Callable[[str | None], Generator], device: torch.device
 ) -> ClassifierNLI | LLMPromptNLI:
@@ -73,11 +49,6 @@ def build_nli(
         return build_classifier_nli(nli_id, device)
     # "" asks for the configured generator, which the callback resolves.
     return LLMPromptNLI(get_generator(llm_id or None))
-
-
-def embedder_id(model_id: str) -> str:
-    """The id results are recorded under (the embedded default has a fixed name)."""
-    return model_id or EMBEDDED_EMBEDDER_ID
 
 
 def build_embedder(model_id: str, device: torch.device) -> SentenceEmbedder:

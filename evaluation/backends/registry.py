@@ -14,15 +14,6 @@ from typing import TypeVar
 from django.conf import settings
 
 from evaluation.backends.base import Embedder, Generator, NLIModel, TokenCounter
-from evaluation.backends.devices import resolve_device
-from evaluation.backends.model_loading import (
-    build_embedder,
-    build_generator,
-    build_generator_token_counter,
-    build_local_token_counter,
-    build_nli,
-    build_token_counter,
-)
 from evaluation.backends.model_server import (
     ServerConfig,
     generator_server,
@@ -55,7 +46,17 @@ def _cached(kind: str, key: str, build: Callable[[], T]) -> T:
 
 
 def _device():
+    from evaluation.backends.devices import resolve_device
+
     return resolve_device(settings.MODEL_DEVICE)
+
+
+def _loading():
+    """``model_loading``, imported on first use: every process imports this registry at start
+    (job plans name models), and torch's import costs seconds that a web process never needs."""
+    from evaluation.backends import model_loading
+
+    return model_loading
 
 
 def get_served(server: ServerConfig) -> Generator:
@@ -71,9 +72,8 @@ def get_generator(model_id: str | None = None) -> Generator:
     if model_id is None and (server := generator_server()) is not None:
         return get_served(server)
     key = settings.GENERATOR_MODEL if model_id is None else model_id
-    return _cached(
-        "generator", key, lambda: build_generator(key, settings.MODEL_CACHE_DIR, _device())
-    )
+    build = _loading().build_generator
+    return _cached("generator", key, lambda: build(key, settings.MODEL_CACHE_DIR, _device()))
 
 
 def get_judge(model: str | None = None) -> Generator:
@@ -87,12 +87,12 @@ def get_nli() -> NLIModel:
     if (server := nli_server()) is not None:
         return _cached("nli", server.identity, lambda: LLMPromptNLI(get_served(server)))
     key = settings.NLI_MODEL
-    return _cached("nli", key, lambda: build_nli(key, get_generator, _device()))
+    return _cached("nli", key, lambda: _loading().build_nli(key, get_generator, _device()))
 
 
 def get_embedder() -> Embedder:
     key = settings.EMBED_MODEL
-    return _cached("embedder", key, lambda: build_embedder(key, _device()))
+    return _cached("embedder", key, lambda: _loading().build_embedder(key, _device()))
 
 
 def get_token_counter() -> TokenCounter:
@@ -102,7 +102,7 @@ def get_token_counter() -> TokenCounter:
     A process that holds the generator already (a worker) counts with its tokenizer."""
     key = settings.TOKENIZER_MODEL
     if key:
-        return _cached("tokenizer", key, lambda: build_token_counter(key))
+        return _cached("tokenizer", key, lambda: _loading().build_token_counter(key))
     if (server := generator_server()) is not None:
         return get_served(server)  # its count_tokens names TOKENIZER_MODEL as the way out
     key = settings.GENERATOR_MODEL
@@ -113,7 +113,7 @@ def get_token_counter() -> TokenCounter:
     return _cached(
         "generator-tokenizer",
         key,
-        lambda: build_generator_token_counter(key, settings.MODEL_CACHE_DIR),
+        lambda: _loading().build_generator_token_counter(key, settings.MODEL_CACHE_DIR),
     )
 
 
@@ -128,7 +128,7 @@ def get_local_token_counter(model_id: str) -> TokenCounter:
     return _cached(
         "local-tokenizer",
         model_id,
-        lambda: build_local_token_counter(model_id, settings.MODEL_CACHE_DIR),
+        lambda: _loading().build_local_token_counter(model_id, settings.MODEL_CACHE_DIR),
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 
-from evaluation.backends.model_loading import generator_id
+from evaluation.backends.model_identity import generator_id
 from evaluation.backends.model_server import generator_server
 
 

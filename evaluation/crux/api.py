@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
+from api.registry import Endpoint
 from api.tabular import TABULAR_RENDERERS, number, wants_csv
 from crux_app.inputs import EvaluationInputError, collection_judges, qrels_sources
 from crux_app.models import Collection, Run, Topic
@@ -21,7 +22,7 @@ from evaluation.crux.matrix.forms import MatrixSelectionForm
 from evaluation.crux.matrix.matrix import build_matrix
 from evaluation.crux.matrix.payload import matrix_payload
 from evaluation.crux.matrix.topic_cache import run_rows, stored_topic, topic_rows
-from evaluation.crux.output import run_records
+from evaluation.crux.record_text import run_records
 from evaluation.leaderboard.forms import EvaluationForm
 
 MAX_RUN_NAME = 200  # Run.name's max_length
@@ -131,12 +132,13 @@ def _plain(value):
     return number(value)
 
 
-def register_api() -> None:
-    from api.registry import register_endpoint
-
-    register_endpoint(
-        "coverage-matrix",
-        "collections/<str:name>/topics/<str:topic>/coverage-matrix/",
-        CoverageMatrixApiView,
+def api_endpoints() -> tuple[Endpoint, ...]:
+    """Declared in CruxConfig (apps.py)."""
+    return (
+        Endpoint(
+            "coverage-matrix",
+            "collections/<str:name>/topics/<str:topic>/coverage-matrix/",
+            CoverageMatrixApiView,
+        ),
+        Endpoint("per-topic", "collections/<str:name>/per-topic/", PerTopicApiView),
     )
-    register_endpoint("per-topic", "collections/<str:name>/per-topic/", PerTopicApiView)

@@ -24,14 +24,14 @@ import numpy as np
 
 from crux_app.inputs import JudgeInfo, resolve_qrels_source
 from crux_app.models import Collection, GeneratedOutput
-from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.label_tables import LabelTable, Rater
-from evaluation.agreement.records import CoveragePoint, Record
-from evaluation.agreement.statistics import TOO_FEW, correlations
-from evaluation.crux.data import CollectionData, load_collection
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import TOO_FEW, correlations
+from evaluation.agreement.report_rows import CoveragePoint, Record
+from evaluation.crux.collection_data import CollectionData, load_collection
 from evaluation.crux.method.coverage import REASONS, AnswerableSet, Status, answerable_set
 from evaluation.crux.method.coverage import report_coverage as coverage_of_reports
-from evaluation.crux.oracle import build_oracle
+from evaluation.crux.oracle import oracle_arrays
 
 TASK = "report_coverage"
 COVERAGE_DEFINITION = (
@@ -65,7 +65,7 @@ def answerable_sets(collection: Collection, judge: Rater | None, tau: float) -> 
     if judge is None:
         sets = AnswerableSet(valid, np.zeros_like(valid), np.zeros(len(valid), np.int64))
         return Answerable(data, sets, ALL_QUESTIONS, int(len(valid)))
-    oracle = build_oracle(data, tau, missing_as_zero=False)
+    oracle = oracle_arrays(data, tau, missing_as_zero=False)
     found = answerable_set(data.batch(oracle.required), tau)
     # A topic none of whose passages the judge rated has no answerable set of its own.
     rated = ~np.isnan(data.ratings).all(axis=(1, 2))

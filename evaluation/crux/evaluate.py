@@ -23,7 +23,7 @@ from crux_app.inputs import (
     resolve_runs,
 )
 from crux_app.models import Collection
-from evaluation.crux.data import CollectionData, load_collection, report_ratings
+from evaluation.crux.collection_data import CollectionData, load_collection, report_ratings
 from evaluation.crux.method.alpha_ndcg import DEFAULT_ALPHA
 from evaluation.crux.method.coverage import (
     REASONS,
@@ -34,7 +34,7 @@ from evaluation.crux.method.coverage import (
     report_coverage,
 )
 from evaluation.crux.method.density import DEFAULT_GAMMA
-from evaluation.crux.oracle_arrays import oracle_arrays
+from evaluation.crux.oracle import oracle_arrays
 from evaluation.crux.run_metrics import (
     SharedInputs,
     alpha_values,

@@ -13,7 +13,7 @@ as they are, see ``evaluation.crux.evaluate`` and ``evaluation.agreement.label_t
 With the UMBRELA rubric the job grades (topic, passage) pairs 0-3 against the topic's query and
 stores the grades as the judge's passage qrels (``QrelsRater``), so the leaderboard, ``evaluate``
 and the judge report compute nDCG, MAP and the rest under that judge's qrels. A job with a
-temperature > 0 is a sampled repeat of the judge (its own identity, see ``judge_params``); a
+temperature > 0 is a sampled repeat of the judge (its own identity, see ``params``); a
 sample size rates a seeded random sample of the scope's items.
 """
 
@@ -47,7 +47,9 @@ from evaluation.crux.engine import (
     rate_items,
     rate_items_distribution,
 )
-from evaluation.crux.judge_params import (  # noqa: F401 (the job's parameters, imported from here)
+from evaluation.crux.judge_scope import ItemKey, PairKey, judged_keys, judged_pairs, plan_items
+from evaluation.crux.method.judge_prompts import UMBRELA
+from evaluation.crux.params import (  # noqa: F401 (the job's parameters, imported from here)
     DEFAULT_BATCH_SIZE,
     DEFAULT_K,
     DISTRIBUTION,
@@ -56,8 +58,6 @@ from evaluation.crux.judge_params import (  # noqa: F401 (the job's parameters, 
     METHODS,
     JudgeJobParams,
 )
-from evaluation.crux.judge_scope import ItemKey, PairKey, judged_keys, judged_pairs, plan_items
-from evaluation.crux.method.judge_prompts import UMBRELA
 
 KIND = "judge_answerability"
 EMBEDDING_KIND = "judge_embedding"

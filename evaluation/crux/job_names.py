@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from evaluation.crux.judge_params import DISTRIBUTION, EMBEDDING
 from evaluation.crux.judge_scope import OUTPUTS, RUN
 from evaluation.crux.method.judge_prompts import UMBRELA
+from evaluation.crux.params import DISTRIBUTION, EMBEDDING
 
 ANSWERABILITY = "Judge answerability"
 UMBRELA_TITLE = "Grade passages 0-3 (UMBRELA)"

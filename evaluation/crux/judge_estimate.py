@@ -14,9 +14,9 @@ from crux_app.models import Collection, GeneratedOutput, Judge, Passage, SubQues
 from evaluation.backends.model_ids import embedder_model, judge_model
 from evaluation.backends.model_server import judge_server
 from evaluation.backends.sample_tokens import local_tokens, served_tokens
-from evaluation.crux.judge_params import DISTRIBUTION, EMBEDDING, JudgeJobParams
 from evaluation.crux.judge_scope import ItemKey, JudgePlan, PairKey, ScopeSpec, plan_items
 from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS
+from evaluation.crux.params import DISTRIBUTION, EMBEDDING, JudgeJobParams
 
 # Items whose prompts are tokenized: enough for a mean within a few percent on typical passage
 # lengths, few enough for a page request.

@@ -1,19 +1,18 @@
 """Degenerate-judge warnings about CRUX's judges, from stored judgments: nearly constant ratings
-and unparsable outputs of a judge on a collection or on one topic's matrix, and runs tied on a
-metric of ``evaluate``. The checks themselves are ``evaluation.shared.degenerate``'s."""
+and unparsable outputs of a judge on a collection (one topic's matrix: ``matrix.judge_warnings``),
+and runs tied on a metric of ``evaluate``. The checks themselves are
+``evaluation.shared.degenerate``'s."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
 from django.db.models import Count
 from django.urls import reverse
 
 from crux_app.inputs import JudgeInfo
 from crux_app.models import Collection, Judgment
 from evaluation.crux.evaluate import Evaluation
-from evaluation.crux.matrix.matrix import TopicMatrix
 from evaluation.leaderboard.columns import columns
 from evaluation.shared.degenerate import (
     JudgeWarning,
@@ -35,18 +34,6 @@ def rating_warnings(
         unparsable_outputs(judge, n_unparsable, n_outputs, scope=scope),
     ]
     return [w for w in found if w is not None]
-
-
-def matrix_warnings(matrix: TopicMatrix) -> list[JudgeWarning]:
-    """The shown judge's ratings of the topic's matrix cells (its numbers are the matrix)."""
-    if matrix.judge is None:
-        return []
-    codes = matrix.codes[matrix.codes >= 0]
-    values, counts = np.unique(codes, return_counts=True)
-    histogram = dict(zip(values.tolist(), counts.tolist(), strict=True))
-    scope = f"of topic {matrix.topic.external_id}"
-    warnings = rating_warnings(matrix.judge.name, histogram, matrix.n_unparsable, scope)
-    return [w.linked("#matrix-plot", "its ratings: the matrix below") for w in warnings]
 
 
 def collection_rating_counts(collection: Collection, judge_id: int) -> tuple[dict[float, int], int]:

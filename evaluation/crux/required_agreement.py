@@ -16,7 +16,7 @@ from crux_app.inputs import (
     resolve_qrels_source,
 )
 from crux_app.models import Collection
-from evaluation.crux.data import load_collection
+from evaluation.crux.collection_data import load_collection
 from evaluation.crux.method.required_subset import GradeAgreement, grade_agreement, select_required
 
 

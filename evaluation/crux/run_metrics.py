@@ -11,13 +11,13 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from evaluation.crux.data import CollectionData, RunRanking
+from evaluation.crux.collection_data import CollectionData, RunRanking
 from evaluation.crux.method.alpha_ndcg import alpha_ndcg, ideal_dcg
 from evaluation.crux.method.coverage import AnswerableSet, CoverageBatch
 from evaluation.crux.method.crux_ratings import OUTSIDE, RatingsBatch
 from evaluation.crux.method.density import density
 from evaluation.crux.method.ranking import ranking_arrays
-from evaluation.crux.oracle_arrays import OracleArrays
+from evaluation.crux.oracle import OracleArrays
 
 
 def rows(batch: RatingsBatch, idx: np.ndarray) -> RatingsBatch:

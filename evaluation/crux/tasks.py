@@ -1,5 +1,5 @@
-"""The CRUX judging Celery tasks: the LLM judge on the ``gpu`` queue (its ``gpu_`` name), the
-embedding baseline judge on the ``cpu`` queue."""
+"""The CRUX judging Celery tasks: the LLM judge on the ``gpu`` queue, the embedding baseline
+judge on the ``cpu`` queue (the queues their job kinds declare in CruxConfig)."""
 
 from celery import shared_task
 
@@ -32,7 +32,7 @@ def embedder_model_for(model: str | None) -> JudgeModel:
 
 @shared_task(name="evaluation.crux.tasks.judge_embedding", ignore_result=True)
 def judge_embedding(job_id: int) -> None:
-    """Rate the missing items of a ``judge_embedding`` job (queue ``cpu``: no ``gpu_`` prefix)."""
+    """Rate the missing items of a ``judge_embedding`` job (queue ``cpu``)."""
     job = job_to_run(job_id)
     if job is None:
         return  # deleted or cancelled before a worker got to it: nothing to do

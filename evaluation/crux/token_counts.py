@@ -11,7 +11,7 @@ separator changes a count by at most a token per boundary, which the paper's fig
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,23 +134,3 @@ def token_count_table(passage_ids: np.ndarray, tokenizer: str | None = None) -> 
         counts[at] = np.fromiter(fresh.values(), np.float64, len(fresh))
     counts[~has_text] = np.nan
     return TokenCountTable(ids, counts)
-
-
-def token_counts(passage_ids: Iterable[int], tokenizer: str | None = None) -> dict[int, int | None]:
-    """passage id -> token count under ``tokenizer`` (default: the configured one); None for a
-    passage whose text is not available. Missing counts are computed once and stored."""
-    table = token_count_table(np.fromiter((int(p) for p in passage_ids), np.int64), tokenizer)
-    return {
-        pk: None if np.isnan(n) else int(n)
-        for pk, n in zip(table.ids.tolist(), table.counts.tolist(), strict=True)
-    }
-
-
-def count_array(counts: dict[int, int | None], passage_ids: np.ndarray) -> np.ndarray:
-    """Counts of an array of passage ids as floats, NaN where unknown (no text, or absent)."""
-    ids = np.fromiter(counts.keys(), np.int64, len(counts))
-    values = np.fromiter(
-        (np.nan if n is None else n for n in counts.values()), np.float64, len(counts)
-    )
-    order = np.argsort(ids)
-    return TokenCountTable(ids[order], values[order]).lookup(passage_ids)

@@ -105,7 +105,7 @@ def topic_summary(topic: Topic, judge_id: int | None = None) -> CruxTopicSummary
     return summary
 
 
-# Registered on the topic page by registrations.py.
+# Declared in the method's MethodConfig (apps.py): its card on the topic page.
 SUMMARY = TopicSummary(
     key="crux",
     title="CRUX coverage per run",

@@ -3,9 +3,8 @@ coverage matrix and its cell panel, and the disagreements page."""
 
 from django.urls import path
 
-from evaluation.crux.disagreements_view import DisagreementsView
 from evaluation.crux.matrix.views import MatrixCellView, TopicMatrixView
-from evaluation.crux.views import JudgeCountView, JudgeStartView
+from evaluation.crux.views import DisagreementsView, JudgeCountView, JudgeStartView
 
 urlpatterns = [
     path(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from evaluation.agreement.label_tables import LabelQuery, LabelTable, Rater
-from evaluation.agreement.sources import ComparisonSource, Scale, register_source
+from evaluation.agreement.sources import ComparisonSource, Scale
 from evaluation.dense.models import DenseLabel, DenseResult
 
 YES_NO = ((1.0, "yes"), (0.0, "no"))
@@ -100,7 +100,17 @@ def load_dense_table(query: LabelQuery, source: ComparisonSource) -> LabelTable:
     )
 
 
-def register_sources() -> None:
+# Declared in DenseConfig (apps.py).
+SOURCES = tuple(
+    ComparisonSource(
+        key=key,
+        title=title,
+        scale=Scale.BINARY,
+        machine=machine,
+        categories=(0.0, 1.0),
+        class_names=YES_NO,
+        loader=load_dense_table,
+    )
     for key, title, machine in (
         ("dense_correctness", "DENSE original answer: is the answer under the retrieved "
          "context correct?", "lexical match with gold"),
@@ -108,15 +118,5 @@ def register_sources() -> None:
          "original's meaning?", "NLI judge"),
         ("dense_response", "DENSE response equivalence: do two answers under rephrased "
          "contexts mean the same?", "NLI judge"),
-    ):  # fmt: skip
-        register_source(
-            ComparisonSource(
-                key=key,
-                title=title,
-                scale=Scale.BINARY,
-                machine=machine,
-                categories=(0.0, 1.0),
-                class_names=YES_NO,
-                loader=load_dense_table,
-            )
-        )
+    )
+)  # fmt: skip

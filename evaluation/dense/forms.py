@@ -9,42 +9,24 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from crux_app.jobs.forms import CollectionJobForm
 from crux_app.models import Run, Topic
-from evaluation.dense.job import (
-    DEFAULT_BATCH_SIZE,
-    DEFAULT_K,
-    DEFAULT_MAX_STEPS,
-    KIND,
-    DenseJobParams,
-)
+from crux_app.parameters import declared_form
+from evaluation.dense.job import KIND
 from evaluation.dense.labels import record_label
-from evaluation.dense.method.graph import DEFAULT_THRESHOLD
 from evaluation.dense.models import DenseLabel, DenseResult
+from evaluation.dense.params import DenseJobParams
 from evaluation.leaderboard.forms import TextModelChoiceField
 
 MAX_ID = 2**63 - 1  # primary keys are bigint
 MAX_INDEX = 10_000  # a chunk or response index; results hold a few dozen
 
 
-class DenseJobForm(CollectionJobForm):
+class DenseJobForm(declared_form(DenseJobParams, CollectionJobForm)):
+    """The run, then the fields declared in ``evaluation.dense.params``."""
+
     job_kind = KIND
+    field_order = ["run"]
 
     run = forms.ModelChoiceField(queryset=Run.objects.none(), empty_label=None)
-    k = forms.IntegerField(min_value=1, max_value=20, initial=DEFAULT_K, label="Top k")
-    threshold = forms.FloatField(
-        min_value=0.0, initial=DEFAULT_THRESHOLD, label="Uncertain when DSE >"
-    )
-    refine = forms.BooleanField(
-        required=False, initial=True, label="Refine uncertain questions (Algorithm 3)"
-    )
-    chunking = forms.BooleanField(
-        required=False, initial=True, label="Semantic chunks for uncertain questions (Algorithm 2)"
-    )
-    max_steps = forms.IntegerField(
-        min_value=1, max_value=10, initial=DEFAULT_MAX_STEPS, label="Refinement steps at most"
-    )
-    pool = forms.IntegerField(
-        min_value=1, max_value=100, initial=20, label="Refinement pool (ranked passages)"
-    )
 
     def clean(self) -> dict:
         data = super().clean()
@@ -53,17 +35,8 @@ class DenseJobForm(CollectionJobForm):
         return data
 
     def params(self) -> DenseJobParams:
-        d = self.cleaned_data
-        return DenseJobParams(
-            run_id=d["run"].pk,
-            k=d["k"],
-            threshold=d["threshold"],
-            refine=d["refine"],
-            chunking=d["chunking"],
-            max_steps=d["max_steps"],
-            pool=d["pool"],
-            batch_size=DEFAULT_BATCH_SIZE,
-        )
+        values = DenseJobParams.declared().form_values(self.cleaned_data)
+        return DenseJobParams(run_id=self.cleaned_data["run"].pk, **values)
 
     def job_params(self) -> dict[str, Any]:
         return self.params().as_params(self.cleaned_data["run"])

@@ -8,9 +8,8 @@ redelivered task stores nothing twice, and a re-run with every row stored loads 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 
@@ -19,94 +18,13 @@ from crux_app.jobs.scope import required_job_run
 from crux_app.models import Job, Run, Topic
 from evaluation.backends.base import Embedder, Generator, NLIModel
 from evaluation.backends.lazy_model import LazyModel
-from evaluation.dense.engine import DenseEngine, DenseSettings
-from evaluation.dense.method.graph import DEFAULT_THRESHOLD
-from evaluation.dense.method.pipeline import (
-    PipelineQuestion,
-    PipelineResult,
-    PipelineSettings,
-    run_pipeline,
-)
+from evaluation.dense.engine import DenseEngine
+from evaluation.dense.method.pipeline import PipelineQuestion, PipelineResult, run_pipeline
 from evaluation.dense.models import DenseResult, dense_key
+from evaluation.dense.params import DenseJobParams
 from evaluation.shared.lexical_match import lexical_match
 
 KIND = "dense"
-DEFAULT_K = 5
-DEFAULT_POOL = 20
-DEFAULT_BATCH_SIZE = 4
-DEFAULT_MAX_STEPS = 4
-
-
-@dataclass(frozen=True)
-class DenseJobParams:
-    run_id: int
-    k: int = DEFAULT_K
-    threshold: float = DEFAULT_THRESHOLD
-    answer_max_new_tokens: int = 24
-    rephrase_max_new_tokens: int = 96
-    refine: bool = True
-    chunking: bool = True
-    max_steps: int = DEFAULT_MAX_STEPS
-    pool: int = DEFAULT_POOL  # ranked chunks refinement may refill from
-    batch_size: int = DEFAULT_BATCH_SIZE
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> DenseJobParams:
-        """Parse a Job's params, naming the field that is wrong."""
-        run_id = params.get("run_id")
-        if isinstance(run_id, bool) or not isinstance(run_id, int):
-            raise ValueError(f"job parameter 'run_id' must be a run id, got {run_id!r}")
-        values: dict[str, Any] = {"run_id": run_id}
-        for name, minimum in [
-            ("k", 1),
-            ("answer_max_new_tokens", 1),
-            ("rephrase_max_new_tokens", 1),
-            ("max_steps", 1),
-            ("pool", 1),
-            ("batch_size", 1),
-        ]:
-            raw = params.get(name, getattr(cls, name))
-            if isinstance(raw, bool) or not isinstance(raw, int) or raw < minimum:
-                raise ValueError(
-                    f"job parameter {name!r} must be an integer >= {minimum}, got {raw!r}"
-                )
-            values[name] = raw
-        threshold = params.get("threshold", cls.threshold)
-        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or threshold < 0:
-            raise ValueError(f"job parameter 'threshold' must be a number >= 0, got {threshold!r}")
-        for name in ("refine", "chunking"):
-            raw = params.get(name, getattr(cls, name))
-            if not isinstance(raw, bool):
-                raise ValueError(f"job parameter {name!r} must be true or false, got {raw!r}")
-            values[name] = raw
-        config = cls(threshold=float(threshold), **values)
-        if config.pool < config.k:
-            raise ValueError(f"job parameter 'pool' ({config.pool}) must be >= k ({config.k})")
-        return config
-
-    def as_params(self, run: Run | None = None) -> dict[str, Any]:
-        """The JSON params of a job; the run's name is kept for display only."""
-        return {"run": run.name if run else None, **asdict(self)}
-
-    def result_params(self, embedder_id: str) -> dict[str, Any]:
-        """The settings a stored row depends on (not the batch size, not the run or k)."""
-        out = asdict(self)
-        for name in ("run_id", "k", "batch_size"):
-            out.pop(name)
-        out["embedder"] = embedder_id
-        return out
-
-    def engine_settings(self) -> DenseSettings:
-        return DenseSettings(
-            threshold=self.threshold,
-            answer_max_new_tokens=self.answer_max_new_tokens,
-            rephrase_max_new_tokens=self.rephrase_max_new_tokens,
-        )
-
-    def pipeline_settings(self) -> PipelineSettings:
-        return PipelineSettings(
-            refine=self.refine, max_steps=self.max_steps, chunking=self.chunking
-        )
 
 
 @dataclass(frozen=True)

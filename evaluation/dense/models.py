@@ -10,6 +10,7 @@ from typing import Any
 from django.db import models
 
 from crux_app.models import Judge, Run, Topic
+from crux_app.result_models import MethodResult
 
 
 def dense_key(
@@ -22,7 +23,7 @@ def dense_key(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class DenseResult(models.Model):
+class DenseResult(MethodResult):
     """DENSE of one question under a run's top-k, with its diagnosis and refinement.
 
     ``detail`` holds ``DenseEvaluation.to_dict()`` (chunks, rephrased chunks, responses,
@@ -59,7 +60,7 @@ class DenseResult(models.Model):
         return len(self.detail.get("responses", []))
 
 
-class DenseLabel(models.Model):
+class DenseLabel(MethodResult):
     """A researcher's yes/no on one DENSE decision, beside the machine's decision then.
 
     kind ``answer_correct``: is r_0 correct (i = j = 0; machine: lexical match with gold);
@@ -73,6 +74,7 @@ class DenseLabel(models.Model):
         REPHRASE_FAITHFUL = "rephrase_faithful", "Rephrase faithful"
         RESPONSE_EQUIVALENT = "response_equivalent", "Responses equivalent"
 
+    collection_path = "result__topic__collection_id"
     judge = models.ForeignKey(Judge, on_delete=models.CASCADE, related_name="dense_labels")
     result = models.ForeignKey(DenseResult, on_delete=models.CASCADE, related_name="labels")
     kind = models.CharField(max_length=24, choices=Kind.choices)

@@ -65,7 +65,7 @@ def topic_summary(topic: Topic) -> DenseTopicSummary:
     return DenseTopicSummary(rows)
 
 
-# Registered on the topic page by registrations.py.
+# Declared in the method's MethodConfig (apps.py): its card on the topic page.
 SUMMARY = TopicSummary(
     key="dense",
     title="DENSE uncertainty and chunk labels",

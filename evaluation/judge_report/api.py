@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
+from api.registry import Endpoint
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from evaluation.judge_report.export import to_json
@@ -51,7 +52,6 @@ class JudgeReportApiView(APIView):
         return Response(json.loads(to_json(report, indent=None)))
 
 
-def register_api() -> None:
-    from api.registry import register_endpoint
-
-    register_endpoint("judge-report", "collections/<str:name>/judge-report/", JudgeReportApiView)
+def api_endpoints() -> tuple[Endpoint, ...]:
+    """Declared in the app's config (apps.py)."""
+    return (Endpoint("judge-report", "collections/<str:name>/judge-report/", JudgeReportApiView),)

@@ -1,12 +1,44 @@
-from django.apps import AppConfig
+"""The "Judge vs people" page's declaration: its links on the collection page and on the
+leaderboard and agreement pages (places of ``crux_app.page_links`` those pages render), and its
+API endpoint."""
+
+from crux_app.method_config import Declaration, PluginConfig
+
+TITLE = "Do two judges rank the runs alike? Kendall tau, tau-AP and PPI estimates"
 
 
-class JudgeReportConfig(AppConfig):
+class JudgeReportConfig(PluginConfig):
     name = "evaluation.judge_report"
     label = "judge_report"
     verbose_name = "Judge vs people: run rankings and prediction-powered estimates"
 
-    def ready(self) -> None:
-        from evaluation.judge_report.registrations import register
+    def declare(self) -> Declaration:
+        from crux_app.page_links import PageLink
+        from evaluation.judge_report.api import api_endpoints
 
-        register()
+        return Declaration(
+            page_links=(
+                PageLink(
+                    "judge_report",
+                    "Judge vs people",
+                    "judge-report",
+                    "collection",
+                    35,
+                    title=TITLE,
+                ),
+                # The cross-method pages' own places: they list the links declared for them.
+                *(
+                    PageLink(
+                        f"judge_report-{place}",
+                        "Judge vs people",
+                        "judge-report",
+                        place,
+                        35,
+                        title=TITLE,
+                        collection_url=True,
+                    )
+                    for place in ("leaderboard", "agreement")
+                ),
+            ),
+            api_endpoints=api_endpoints(),
+        )

@@ -129,8 +129,13 @@ class JudgeReport:
         return self.judge_b if self.reference == "a" else self.judge_a
 
 
+# The kinds that can stand as the human side (PPI's gold labels, tau-AP's truth): people, and
+# the adjudicated reference a review campaign's decisions make.
+REFERENCE_KINDS = frozenset({"human", "adjudicated"})
+
+
 def pick_reference(a: JudgeSide, b: JudgeSide) -> str:
-    if a.kind == "human" and b.kind != "human":
+    if a.kind in REFERENCE_KINDS and b.kind not in REFERENCE_KINDS:
         return "a"
     return "b"
 
@@ -189,7 +194,7 @@ def _ppi(report: JudgeReport) -> None:
     topic_scores = np.divide(totals, counts, out=np.full(totals.shape, np.nan), where=counts > 0)
     report.sampling = sampling_check(topic_scores, labelled)
     report.selection_notes = biased_campaigns(report.collection)
-    if report.reference_side.kind != "human":
+    if report.reference_side.kind not in REFERENCE_KINDS:
         report.notes.append(
             f"not exactly one of the judges is a person: {report.reference_side.name} (B) is "
             "taken as the reference (PPI's gold labels, tau-AP's truth)"

@@ -3,7 +3,7 @@ repeats of an LLM judge found in a collection, their test-retest agreement, and 
 and human-judge agreement on the same items, as a JSON-able dict with one plotly chart.
 
 A repeat is an LLM judge with the same model id whose prompt version is the judge's own plus
-``~t<T>-s<seed>`` (``method.self_consistency.repeat_version``; the judging job's temperature and
+``~t<T>-s<seed>`` (``crux_app.vocabulary.repeat_version``; the judging job's temperature and
 seed make one). Repeats are grouped by temperature. Their labels are read as the judging job
 stored them: ``Judgment`` ratings (the CRUX rubric: passage ratings, or report ratings when they
 rated no passage), or the judge's passage qrels (the UMBRELA rubric: ``PassageQrel`` rows under
@@ -25,14 +25,13 @@ import numpy as np
 
 from crux_app.dataio.qrels_judge import qrels_source
 from crux_app.models import Collection, Judge, Judgment, PassageQrel
-from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.statistics import Stat, undefined
+from crux_app.vocabulary import RepeatVersion, parse_repeat_version
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import Stat, undefined
 from evaluation.judge_report.method.self_consistency import (
     NO_PEOPLE,
-    RepeatVersion,
     human_human_alpha,
     human_judge_alpha,
-    parse_repeat_version,
     retest_agreement,
     spread_verdict,
 )

@@ -1,5 +1,14 @@
 """The judge report page, mounted at the site root by ``crux_app.urls``."""
 
-from evaluation.judge_report.views import urlpatterns
+from django.urls import path
 
-__all__ = ["urlpatterns"]
+from evaluation.judge_report.views import JudgeReportView, LabelCampaignView
+
+urlpatterns = [
+    path("collections/<int:pk>/judge-report/", JudgeReportView.as_view(), name="judge-report"),
+    path(
+        "collections/<int:pk>/judge-report/campaign/",
+        LabelCampaignView.as_view(),
+        name="judge-report-campaign",
+    ),
+]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
 from django.utils.http import content_disposition_header
 from django.views import View
 
@@ -114,13 +113,3 @@ class LabelCampaignView(ResearcherRequiredMixin, View):
             page["error"] = str(error)
             return render(request, CAMPAIGN_TEMPLATE, page, status=400)
         return redirect("campaign-detail", pk=campaign.pk)
-
-
-urlpatterns = [
-    path("collections/<int:pk>/judge-report/", JudgeReportView.as_view(), name="judge-report"),
-    path(
-        "collections/<int:pk>/judge-report/campaign/",
-        LabelCampaignView.as_view(),
-        name="judge-report-campaign",
-    ),
-]

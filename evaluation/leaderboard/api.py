@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
+from api.registry import Endpoint
 from api.tabular import TABULAR_RENDERERS, flat_rows, number, wants_csv
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
@@ -88,7 +89,6 @@ class LeaderboardApiView(APIView):
         return Response({"collection": collection.name, **body})
 
 
-def register_api() -> None:
-    from api.registry import register_endpoint
-
-    register_endpoint("leaderboard", "collections/<str:name>/leaderboard/", LeaderboardApiView)
+def api_endpoints() -> tuple[Endpoint, ...]:
+    """Declared in the app's config (apps.py)."""
+    return (Endpoint("leaderboard", "collections/<str:name>/leaderboard/", LeaderboardApiView),)

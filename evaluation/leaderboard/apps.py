@@ -1,12 +1,18 @@
-from django.apps import AppConfig
+"""The leaderboard's declaration: its link on the collection page and its API endpoint."""
+
+from crux_app.method_config import Declaration, PluginConfig
 
 
-class LeaderboardConfig(AppConfig):
+class LeaderboardConfig(PluginConfig):
     name = "evaluation.leaderboard"
     label = "leaderboard"
     verbose_name = "Run leaderboard"
 
-    def ready(self) -> None:
-        from evaluation.leaderboard.registrations import register
+    def declare(self) -> Declaration:
+        from crux_app.page_links import PageLink
+        from evaluation.leaderboard.api import api_endpoints
 
-        register()
+        return Declaration(
+            page_links=(PageLink("leaderboard", "Leaderboard", "leaderboard", "collection", 10),),
+            api_endpoints=api_endpoints(),
+        )

@@ -16,16 +16,13 @@ commits in between then leaves the new numbers under the old version, never the 
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from django.conf import settings
-from django.core.cache import cache
 from django.urls import reverse
 
 from crux_app.data_version import code_version
+from crux_app.derived_cache import get_or_compute, identity_digest
 from crux_app.inputs import JudgeInfo, collection_judges, qrels_sources
 from crux_app.models import Collection, Topic
 from evaluation.leaderboard.columns import LeaderboardParams, registry_token
@@ -34,8 +31,6 @@ from evaluation.leaderboard.table import Leaderboard, build_leaderboard, run_nam
 
 # Settings the numbers depend on besides the rows (density counts tokens with this tokenizer).
 SETTINGS_READ = ("TOKENIZER_MODEL",)
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -63,16 +58,8 @@ def cache_key(collection: Collection, part: str, *values: object) -> str:
         tuple(getattr(settings, name, None) for name in SETTINGS_READ),
         values,
     )
-    digest = hashlib.sha256(repr(identity).encode()).hexdigest()[:32]
+    digest = identity_digest(identity)
     return f"leaderboard:{collection.pk}:{collection.data_version.hex}:{part}:{digest}"
-
-
-def _cached(key: str, compute: Callable[[], T]) -> T:
-    found = cache.get(key)
-    if found is None:
-        found = compute()
-        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
-    return found
 
 
 def topic_links(collection_pk: int, topics: list[tuple[int, str]]) -> list[dict[str, object]]:
@@ -99,7 +86,7 @@ def compute_page_inputs(collection: Collection) -> PageInputs:
 
 def page_inputs(collection: Collection) -> PageInputs:
     """The collection's ``PageInputs`` at its data version, computed on the first request."""
-    return _cached(cache_key(collection, "inputs"), lambda: compute_page_inputs(collection))
+    return get_or_compute(cache_key(collection, "inputs"), lambda: compute_page_inputs(collection))
 
 
 def compute_board(collection: Collection, params: LeaderboardParams, depths: Depths) -> CachedBoard:
@@ -118,5 +105,5 @@ def leaderboard(
     collection's data version (EvaluationInputError propagates and is not cached);
     ``depths``: the page inputs' of the same version."""
     key = cache_key(collection, "board", params)
-    cached = _cached(key, lambda: compute_board(collection, params, depths))
+    cached = get_or_compute(key, lambda: compute_board(collection, params, depths))
     return cached.board.sorted_by(sort, descending, cached.names)

@@ -1,10 +1,10 @@
 """Every per-run figure of the leaderboard comes from a registered column group.
 
-A method registers a ``ColumnGroup`` (several columns computed together, as CRUX's metrics are)
-or a ``RunColumn`` (one column) from its ``AppConfig.ready``; the leaderboard adds their columns,
-lets the numeric ones be sorted, ranks runs by them in the Kendall tau matrix and renders a
-group's panels. This module names no method. A group reads stored rows only: a page never runs
-a model.
+A method declares a ``ColumnGroup`` (several columns computed together, as CRUX's metrics are)
+or a ``RunColumn`` (one column) in its ``MethodConfig`` (crux_app.method_config); the
+leaderboard adds their columns, lets the numeric ones be sorted, ranks runs by them in the
+Kendall tau matrix and renders a group's panels. This module names no method. A group reads
+stored rows only: a page never runs a model.
 
 A column whose values exist only at the depths a job stored (not computed at any k) may report
 them (``k_topics``: depth -> run -> topics with a value there): the leaderboard then lists the
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from crux_app.inputs import EvaluationInputError, check_tau
+from crux_app.registry import Registry
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
@@ -97,7 +98,7 @@ class ColumnGroup:
     key: str
     columns: tuple[Column, ...]
     compute: Compute
-    order: int = 100  # lower first
+    order: int = 100  # its place among the leaderboard's columns (lower first)
     panel_above: str | None = None  # templates rendered with the group's panel context
     panel_below: str | None = None
     per_topic: PerTopic | None = None  # per-topic values, for correlations with other figures
@@ -135,38 +136,37 @@ class RunColumn:
         return ColumnGroup(key=self.key, columns=(column,), compute=compute, order=500)
 
 
-_GROUPS: dict[str, ColumnGroup] = {}
-# Counts registry changes: a cached table names the registry it was computed with.
-_generation = 0
+def _as_group(entry: ColumnGroup | RunColumn) -> ColumnGroup:
+    return entry.as_group() if isinstance(entry, RunColumn) else entry
+
+
+_GROUPS: Registry[ColumnGroup] = Registry(
+    "leaderboard column group", (ColumnGroup, RunColumn), prepare=_as_group
+)
 
 
 def register_group(group: ColumnGroup) -> ColumnGroup:
     """Add (or replace, by key) a column group."""
-    global _generation
-    _GROUPS[group.key] = group
-    _generation += 1
-    return group
+    return _GROUPS.register(group)
 
 
 def register_column(column: RunColumn) -> RunColumn:
     """Add (or replace, by key) a one-column group."""
-    register_group(column.as_group())
+    _GROUPS.register(column)
     return column
 
 
 def unregister_column(key: str) -> None:
-    global _generation
-    _GROUPS.pop(key, None)
-    _generation += 1
+    _GROUPS.unregister(key)
 
 
 def registry_token() -> tuple[int, tuple[str, ...]]:
     """What identifies the registered groups, for a cache key: every change and the keys."""
-    return _generation, tuple(g.key for g in groups())
+    return _GROUPS.generation, tuple(g.key for g in groups())
 
 
 def groups() -> list[ColumnGroup]:
-    return sorted(_GROUPS.values(), key=lambda g: (g.order, g.key))
+    return sorted(_GROUPS.ordered(), key=lambda g: (g.order, g.key))
 
 
 def columns() -> list[Column]:

@@ -1,5 +1,9 @@
 """The leaderboard page, mounted at the site root by ``crux_app.urls``."""
 
-from evaluation.leaderboard.views import urlpatterns
+from django.urls import path
 
-__all__ = ["urlpatterns"]
+from evaluation.leaderboard.views import LeaderboardView
+
+urlpatterns = [
+    path("collections/<int:pk>/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+]

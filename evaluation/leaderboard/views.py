@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import path
 from django.utils.cache import patch_vary_headers
 from django.views import View
 
@@ -21,7 +20,7 @@ from evaluation.leaderboard.board_cache import leaderboard, page_inputs, topic_l
 from evaluation.leaderboard.forms import FORM_DEFAULTS, LeaderboardForm
 from evaluation.leaderboard.table import Leaderboard, sort_keys, tau_heatmap
 
-__all__ = ["topic_links", "urlpatterns"]  # topic_links: the CRUX disagreements page's too
+__all__ = ["topic_links"]  # topic_links: the CRUX disagreements page's too
 
 
 def table_headers(
@@ -156,8 +155,3 @@ class LeaderboardView(ResearcherRequiredMixin, View):
         response = render(request, template, context, status=status)
         patch_vary_headers(response, ["HX-Request"])
         return response
-
-
-urlpatterns = [
-    path("collections/<int:pk>/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
-]

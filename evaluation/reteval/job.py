@@ -10,9 +10,8 @@ rows (retrieval scores and pre-labels are cheap).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import required_job_run
@@ -24,78 +23,16 @@ from evaluation.backends.base import Generator
 from evaluation.backends.lazy_model import LazyModel
 from evaluation.reteval.comparisons import Comparer, Pair, comparable
 from evaluation.reteval.method.prompts import build_reteval_answer_prompt
-from evaluation.reteval.results import store_results
-from evaluation.reteval.semi_gold import SemiGoldAnswerer, SemiGoldSettings, gold_passages
+from evaluation.reteval.params import RetEvalJobParams
+from evaluation.reteval.result_rows import store_results
+from evaluation.reteval.semi_gold import SemiGoldAnswerer, gold_passages
 
 KIND = "reteval"
-DEFAULT_KS = (1, 5, 10)
-DEFAULT_SEMI_GOLD = 3
-DEFAULT_TEMPERATURE = 0.5
-DEFAULT_MAX_NEW_TOKENS = 16
-DEFAULT_BATCH_SIZE = 4
 
 
 def rag_system_name(run_name: str, k: int) -> str:
     """The RAG answers' system: their own prompt (Figure 2), so not the ``rag:`` answers'."""
     return f"reteval:{run_name}@{k}"
-
-
-def _integer(params: Mapping[str, Any], name: str, default: int, minimum: int) -> int:
-    raw = params.get(name, default)
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw < minimum:
-        raise ValueError(f"job parameter {name!r} must be an integer >= {minimum}, got {raw!r}")
-    return raw
-
-
-@dataclass(frozen=True)
-class RetEvalJobParams:
-    run_id: int
-    ks: tuple[int, ...] = DEFAULT_KS
-    n_semi_gold: int = DEFAULT_SEMI_GOLD
-    temperature: float = DEFAULT_TEMPERATURE
-    seed: int = 0
-    max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS
-    batch_size: int = DEFAULT_BATCH_SIZE
-    max_questions: int | None = None  # None: every question
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> RetEvalJobParams:
-        """Parse a Job's params, naming the field that is wrong."""
-        run_id = params.get("run_id")
-        if isinstance(run_id, bool) or not isinstance(run_id, int):
-            raise ValueError(f"job parameter 'run_id' must be a run id, got {run_id!r}")
-        ks = params.get("ks", list(DEFAULT_KS))
-        if (
-            not isinstance(ks, list | tuple)
-            or not ks
-            or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks)
-        ):
-            raise ValueError(f"job parameter 'ks' must be a list of integers >= 1, got {ks!r}")
-        temperature = params.get("temperature", DEFAULT_TEMPERATURE)
-        if isinstance(temperature, bool) or not isinstance(temperature, int | float):
-            raise ValueError(f"job parameter 'temperature' must be a number, got {temperature!r}")
-        if temperature <= 0:
-            raise ValueError(f"job parameter 'temperature' must be > 0, got {temperature!r}")
-        max_questions = params.get("max_questions")
-        if max_questions is not None:
-            max_questions = _integer(params, "max_questions", 0, 1)
-        return cls(
-            run_id=run_id,
-            ks=tuple(sorted(set(ks))),
-            n_semi_gold=_integer(params, "n_semi_gold", DEFAULT_SEMI_GOLD, 1),
-            temperature=float(temperature),
-            seed=_integer(params, "seed", 0, 0),
-            max_new_tokens=_integer(params, "max_new_tokens", DEFAULT_MAX_NEW_TOKENS, 1),
-            batch_size=_integer(params, "batch_size", DEFAULT_BATCH_SIZE, 1),
-            max_questions=max_questions,
-        )
-
-    def as_params(self, run: Run | None = None) -> dict[str, Any]:
-        """The JSON params of a job; the run's name is kept for display only."""
-        return {"run": run.name if run else None, **asdict(self), "ks": list(self.ks)}
-
-    def semi_gold(self) -> SemiGoldSettings:
-        return SemiGoldSettings(self.n_semi_gold, self.temperature, self.seed, self.max_new_tokens)
 
 
 @dataclass(frozen=True)

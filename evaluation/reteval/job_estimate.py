@@ -19,7 +19,7 @@ from evaluation.backends.sample_tokens import generator_tokens
 from evaluation.reteval.job import RetEvalJobParams, planned_topics
 from evaluation.reteval.method.prompts import PROMPT_VERSION
 from evaluation.reteval.models import RetEvalResult
-from evaluation.reteval.results import top_k
+from evaluation.reteval.result_rows import top_k
 from evaluation.reteval.semi_gold import gold_passages
 
 SAMPLE_QUESTIONS = 8

@@ -11,12 +11,14 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from crux_app.result_models import MethodResult, ResultQuerySet
 from evaluation.reteval.method.verdicts import CATEGORIES
 
 
-class Comparison(models.Model):
+class Comparison(MethodResult):
     """One judge call: does the RAG answer match this semi-gold answer? (None: unparsable)."""
 
+    collection_path = "rag_output__collection_id"
     rag_output = models.ForeignKey(
         "crux_app.GeneratedOutput", on_delete=models.CASCADE, related_name="reteval_comparisons"
     )
@@ -43,12 +45,12 @@ class Comparison(models.Model):
         return f"{self.rag_output_id} vs {self.reference_id}: {self.verdict}"
 
 
-class RetEvalResultQuerySet(models.QuerySet):
+class RetEvalResultQuerySet(ResultQuerySet):
     def disagreeing(self) -> RetEvalResultQuerySet:
         return self.exclude(category="")
 
 
-class RetEvalResult(models.Model):
+class RetEvalResult(MethodResult):
     """LLM-retEval of one question under one run's top-k, by one judge (prompt version)."""
 
     topic = models.ForeignKey(

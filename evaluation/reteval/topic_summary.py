@@ -74,7 +74,7 @@ def topic_summary(topic: Topic) -> RetevalTopicSummary:
     return RetevalTopicSummary(rows)
 
 
-# Registered on the topic page by registrations.py.
+# Declared in the method's MethodConfig (apps.py): its card on the topic page.
 SUMMARY = TopicSummary(
     key="reteval",
     title="LLM-retEval verdicts",

@@ -1,12 +1,71 @@
-from django.apps import AppConfig
+"""SCAAR's declaration: its job, its page link and topic summary."""
+
+from crux_app.method_config import Declaration, MethodConfig
+
+PAGE = "scaar"  # its collection page (crux_app.jobs.feeding)
 
 
-class ScaarConfig(AppConfig):
+def describe(params) -> str:  # noqa: ANN001 (a job's params)
+    """ "every generated answer, k = 3" or "system bm25-rag, k = 3"."""
+    system = params.get("system")
+    return f"{f'system {system}' if system else 'every generated answer'}, k = {params['k']}"
+
+
+def _demo(run, first_topic):  # noqa: ANN001, ANN202 (a catalog DemoJob)
+    from evaluation.scaar.job import ScaarJobParams
+
+    return ScaarJobParams().as_params(), None
+
+
+class ScaarConfig(MethodConfig):
     name = "evaluation.scaar"
     label = "scaar"
     verbose_name = "SCAAR word contributions"
 
-    def ready(self) -> None:
-        from evaluation.scaar.registrations import register
+    def declare(self) -> Declaration:
+        from api.registry import JobForm
+        from crux_app.jobs.catalog import JobKind, collection_page
+        from crux_app.page_links import PageLink
+        from evaluation.scaar.api import api_endpoints
+        from evaluation.scaar.forms import ScaarJobForm
+        from evaluation.scaar.job import KIND
+        from evaluation.scaar.job_estimate import estimate_scaar
+        from evaluation.scaar.topic_summary import SUMMARY
 
-        register()
+        return Declaration(
+            job_kinds=(
+                JobKind(
+                    name=KIND,
+                    label="SCAAR",
+                    task_name="evaluation.scaar.tasks.gpu_scaar",
+                    queue="gpu",
+                    # It analyses generated answers: those of answer generation and
+                    # LLM-retEval's RAG answers, and the demo queues it after the others.
+                    needs=("generate_answers", "reteval", "dense", "seper"),
+                    description=(
+                        "SCAAR word contributions of generated answers: per-sentence "
+                        "thresholds, retrieval triggers and percentile-filtered queries."
+                    ),
+                    demo=_demo,
+                    results_url=collection_page("scaar-collection"),
+                    results_label="SCAAR word contributions",
+                    feeds=(PAGE,),
+                    unit="answers",
+                    estimate_work=estimate_scaar,
+                    describe=describe,
+                ),
+            ),
+            # The API starts this method's jobs with the page's form (its parameters' bounds).
+            job_forms=(JobForm(KIND, ScaarJobForm),),
+            page_links=(
+                PageLink(
+                    "scaar-collection",
+                    "SCAAR word contributions",
+                    "scaar-collection",
+                    "collection",
+                    80,
+                ),
+            ),
+            topic_summary=SUMMARY,
+            api_endpoints=api_endpoints(),
+        )

@@ -8,29 +8,18 @@ from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm
 from crux_app.models import Collection, GeneratedOutput
-from evaluation.scaar.job import DEFAULT_BATCH_SIZE, DEFAULT_K, KIND, ScaarJobParams
-
-WEIGHTING_CHOICES = [
-    ("raw", "exp(r) · θ0 (Eq. 3 as printed)"),
-    ("normalised", "exp(r') · θ0 (normalised contribution)"),
-]
+from crux_app.parameters import declared_form
+from evaluation.scaar.job import KIND
+from evaluation.scaar.params import ScaarJobParams
 
 
-class ScaarJobForm(CollectionJobForm):
+class ScaarJobForm(declared_form(ScaarJobParams, CollectionJobForm)):
+    """The system, then the fields declared in ``evaluation.scaar.params``."""
+
     job_kind = KIND
+    field_order = ["system"]
 
     system = forms.ChoiceField(required=False, label="Outputs of system")
-    theta0 = forms.FloatField(min_value=0.01, max_value=1.0, initial=0.8, label="θ0")
-    alpha = forms.FloatField(
-        min_value=0.01, max_value=1.0, initial=0.5, label="α (share of words PFQ keeps)"
-    )
-    weighting = forms.ChoiceField(choices=WEIGHTING_CHOICES, initial="raw")
-    k = forms.IntegerField(min_value=1, max_value=20, initial=DEFAULT_K, label="Passages per query")
-    refine = forms.BooleanField(
-        required=False,
-        initial=True,
-        label="Regenerate answers with gold answers from the retrieved passages (S_eff)",
-    )
 
     def __init__(self, *args, collection: Collection, **kwargs) -> None:
         super().__init__(*args, collection=collection, **kwargs)
@@ -43,16 +32,8 @@ class ScaarJobForm(CollectionJobForm):
         self.fields["system"].choices = [("", "(every system)")] + [(s, s) for s in systems]
 
     def params(self) -> ScaarJobParams:
-        data = self.cleaned_data
-        return ScaarJobParams(
-            theta0=data["theta0"],
-            alpha=data["alpha"],
-            weighting=data["weighting"],
-            k=data["k"],
-            refine=data["refine"],
-            system=data["system"] or None,
-            batch_size=DEFAULT_BATCH_SIZE,
-        )
+        values = ScaarJobParams.declared().form_values(self.cleaned_data)
+        return ScaarJobParams(system=self.cleaned_data["system"] or None, **values)
 
     def job_params(self) -> dict[str, Any]:
         return self.params().as_params()

@@ -7,9 +7,7 @@ nothing twice and a re-run with everything stored loads and calls no model.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from django.db import transaction
 
@@ -17,70 +15,11 @@ from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import job_collection
 from crux_app.models import GeneratedOutput, Job
 from evaluation.scaar.engine import AnalysisOptions, BatchAnalyser, ScaarModels
-from evaluation.scaar.method.contributions import WEIGHTINGS, ScaarSettings
 from evaluation.scaar.models import ScaarAnalysis, analysis_key
+from evaluation.scaar.params import ScaarJobParams
 from evaluation.scaar.passage_index import collection_index
 
 KIND = "scaar"
-DEFAULT_K = 3  # passages per query, as the paper retrieves
-DEFAULT_BATCH_SIZE = 4
-
-
-@dataclass(frozen=True)
-class ScaarJobParams:
-    theta0: float = 0.8
-    alpha: float = 0.5
-    weighting: str = "raw"
-    k: int = DEFAULT_K
-    refine: bool = True
-    system: str | None = None  # only the outputs of this system; None: every output
-    batch_size: int = DEFAULT_BATCH_SIZE
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> ScaarJobParams:
-        """Parse a Job's params, naming the field that is wrong."""
-        values: dict[str, Any] = {}
-        for name in ("theta0", "alpha"):
-            raw = params.get(name, getattr(cls, name))
-            if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 < raw <= 1:
-                raise ValueError(f"job parameter {name!r} must be a number in (0, 1], got {raw!r}")
-            values[name] = float(raw)
-        for name in ("k", "batch_size"):
-            raw = params.get(name, getattr(cls, name))
-            if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
-                raise ValueError(f"job parameter {name!r} must be an integer >= 1, got {raw!r}")
-            values[name] = raw
-        weighting = params.get("weighting", cls.weighting)
-        if weighting not in WEIGHTINGS:
-            raise ValueError(
-                f"job parameter 'weighting' must be one of {', '.join(WEIGHTINGS)}, "
-                f"got {weighting!r}"
-            )
-        refine = params.get("refine", cls.refine)
-        if not isinstance(refine, bool):
-            raise ValueError(f"job parameter 'refine' must be true or false, got {refine!r}")
-        system = params.get("system")
-        if system is not None and (not isinstance(system, str) or not system):
-            raise ValueError(
-                f"job parameter 'system' must be a system name or null, got {system!r}"
-            )
-        return cls(weighting=weighting, refine=refine, system=system, **values)
-
-    def as_params(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def settings(self) -> ScaarSettings:
-        return ScaarSettings(theta0=self.theta0, alpha=self.alpha, weighting=self.weighting)
-
-    def identity(self) -> dict[str, Any]:
-        """The settings a row depends on (not which outputs a job picked, nor batching)."""
-        return {
-            "theta0": self.theta0,
-            "alpha": self.alpha,
-            "weighting": self.weighting,
-            "k": self.k,
-            "refine": self.refine,
-        }
 
 
 def job_outputs(job: Job, config: ScaarJobParams):

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db import models
 
+from crux_app.result_models import MethodResult
+
 
 def analysis_key(output_id: int, generator: str, embedder: str, params: dict[str, Any]) -> str:
     """The row's identity as a sha256 hex string (a re-run or redelivery finds it again)."""
@@ -16,7 +18,7 @@ def analysis_key(output_id: int, generator: str, embedder: str, params: dict[str
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class ScaarAnalysis(models.Model):
+class ScaarAnalysis(MethodResult):
     """SCAAR's diagnosis of one generated answer or report.
 
     ``detail`` holds every sentence's words, probabilities, contributions r and r', thresholds,
@@ -29,6 +31,7 @@ class ScaarAnalysis(models.Model):
         STORED = "stored", "Stored with the answer"
         SCORED = "scored", "Teacher-forced by the generator"
 
+    collection_path = "collection_id"
     key = models.CharField(max_length=64, unique=True)
     output = models.ForeignKey(
         "crux_app.GeneratedOutput", on_delete=models.CASCADE, related_name="scaar_analyses"

@@ -69,7 +69,7 @@ def topic_summary(topic: Topic) -> ScaarTopicSummary:
     return ScaarTopicSummary(n_outputs, answers)
 
 
-# Registered on the topic page by registrations.py.
+# Declared in the method's MethodConfig (apps.py): its card on the topic page.
 SUMMARY = TopicSummary(
     key="scaar",
     title="SCAAR retrieval triggers",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from django.db import transaction
 
@@ -32,7 +31,9 @@ from evaluation.seper.engine import (
     score_batch,
 )
 from evaluation.seper.models import SeperScore, seper_key
-from evaluation.seper.sampling import SamplingParams, generation_to_dict, restore_cache
+from evaluation.seper.params import DEFAULT_K as DEFAULT_K  # re-exported for the pages
+from evaluation.seper.params import SeperJobParams
+from evaluation.seper.sampling import generation_to_dict, restore_cache
 from evaluation.seper.units import (
     BASELINE_KEY,
     PlannedContext,
@@ -43,49 +44,6 @@ from evaluation.seper.units import (
 )
 
 KIND = "seper"
-DEFAULT_K = 5
-DEFAULT_N = 10
-DEFAULT_BATCH_SIZE = 4
-
-
-@dataclass(frozen=True)
-class SeperJobParams:
-    run_id: int | None = None  # None: the baseline and the gold passages only
-    k: int = DEFAULT_K
-    n_samples: int = DEFAULT_N
-    temperature: float = 1.0
-    seed: int = 0
-    batch_size: int = DEFAULT_BATCH_SIZE
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any]) -> SeperJobParams:
-        """Parse a Job's params, naming the field that is wrong."""
-        values: dict[str, Any] = {}
-        for name, minimum in [("k", 1), ("n_samples", 1), ("seed", 0), ("batch_size", 1)]:
-            raw = params.get(name, getattr(cls, name))
-            if isinstance(raw, bool) or not isinstance(raw, int) or raw < minimum:
-                raise ValueError(
-                    f"job parameter {name!r} must be an integer >= {minimum}, got {raw!r}"
-                )
-            values[name] = raw
-        temperature = params.get("temperature", cls.temperature)
-        if isinstance(temperature, bool) or not isinstance(temperature, int | float):
-            raise ValueError(f"job parameter 'temperature' must be a number, got {temperature!r}")
-        if temperature <= 0:
-            raise ValueError(f"job parameter 'temperature' must be > 0, got {temperature!r}")
-        run_id = params.get("run_id")
-        if run_id is not None and (isinstance(run_id, bool) or not isinstance(run_id, int)):
-            raise ValueError(f"job parameter 'run_id' must be a run id or null, got {run_id!r}")
-        return cls(run_id=run_id, temperature=float(temperature), **values)
-
-    def as_params(self, run: Run | None = None) -> dict[str, Any]:
-        """The JSON params of a job; the run's name is kept for display only."""
-        return {"run": run.name if run else None, **asdict(self)}
-
-    def sampling(self) -> SamplingParams:
-        return SamplingParams(
-            n_samples=self.n_samples, temperature=self.temperature, seed=self.seed
-        )
 
 
 @dataclass(frozen=True)

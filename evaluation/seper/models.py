@@ -11,6 +11,7 @@ from typing import Any
 from django.db import models
 
 from crux_app.models import GeneratedOutput, Judge, Passage, Run, SubQuestion, Topic
+from crux_app.result_models import MethodResult, ResultQuerySet
 
 
 def seper_key(
@@ -34,7 +35,7 @@ def seper_key(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class SeperScore(models.Model):
+class SeperScore(MethodResult):
     """SePer_S / SePer_H of a topic's question (or of one of its sub-questions, whose reference
     answers are the gold answers) under one context, and Delta against no context."""
 
@@ -87,14 +88,14 @@ def equivalence_key(topic_id: int, response_text: str, subquestion_id: int | Non
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class AnswerEquivalenceLabelQuerySet(models.QuerySet):
+class AnswerEquivalenceLabelQuerySet(ResultQuerySet):
     def answers_by_key(self, user_id: int, topic_id: int) -> dict[str, bool]:
         """The user's stored answers on a topic, keyed by ``equivalence_key``."""
         rows = self.filter(judge__user_id=user_id, topic_id=topic_id)
         return dict(rows.values_list("key", "equivalent"))
 
 
-class AnswerEquivalenceLabel(models.Model):
+class AnswerEquivalenceLabel(MethodResult):
     """A person's "same meaning as a gold answer?" on one response, beside the kernel's call."""
 
     judge = models.ForeignKey(
@@ -139,7 +140,7 @@ class AnswerEquivalenceLabel(models.Model):
         return f"{self.judge} on {self.topic_id}: {'yes' if self.equivalent else 'no'}"
 
 
-class AnswerEquivalenceDecision(models.Model):
+class AnswerEquivalenceDecision(MethodResult):
     """The entailment kernel's "same meaning as a gold answer?" on one response text.
 
     One row per (``equivalence_key``, NLI model): written when a person labels a sampled

@@ -1,4 +1,4 @@
-"""The SePer Celery task (routed to the ``gpu`` queue by its ``gpu_`` name)."""
+"""The SePer Celery task (on the ``gpu`` queue: its job kind's declared queue)."""
 
 from celery import shared_task
 

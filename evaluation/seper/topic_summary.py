@@ -79,7 +79,7 @@ def topic_summary(topic: Topic) -> SeperTopicSummary:
     )
 
 
-# Registered on the topic page by registrations.py.
+# Declared in the method's MethodConfig (apps.py): its card on the topic page.
 SUMMARY = TopicSummary(
     key="seper",
     title="SePer / Delta-SePer",

@@ -20,7 +20,7 @@ from evaluation.seper.correlations import seper_correlations
 from evaluation.seper.forms import SeperJobForm
 from evaluation.seper.job import DEFAULT_K
 from evaluation.seper.labels import ClusterEquivalenceForm, ResponseEquivalenceForm
-from evaluation.seper.leaderboard_depths import shown_depth, stored_depths
+from evaluation.seper.leaderboard_columns import shown_depth, stored_depths
 from evaluation.seper.models import AnswerEquivalenceLabel
 from evaluation.seper.page import seper_page
 

@@ -1,6 +1,7 @@
 """API fixtures: tokens of a researcher and of an annotator, and a client sending one."""
 
 import pytest
+from crux_client import Client as ApiClient
 from django.test import Client
 
 from api.tokens import issue_token
@@ -38,3 +39,12 @@ def annotator_api(annotator_token) -> TokenClient:
 def upload_dir(settings, tmp_path):
     settings.UPLOAD_DIR = tmp_path / "uploads"
     return settings.UPLOAD_DIR
+
+
+@pytest.fixture
+def client_api(live_server, researcher, settings):
+    """The Python client (client/) against a live server as the researcher; tasks run in the
+    server's process (eager), as a worker would run them. Tests using it are transactional."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    with ApiClient(live_server.url, issue_token(researcher, "live")[1]) as api:
+        yield api

@@ -5,12 +5,11 @@ server's process (eager), as a worker would run them."""
 
 import pandas as pd
 import pytest
-from crux_client import ApiError, Client, JobFailed
+from crux_client import ApiError, JobFailed
 
 from annotation import queue
 from annotation.models import Campaign
 from annotation.submission import submit
-from api.tokens import issue_token
 from crux_app.models import SubQuestion, Topic
 from tests.annotation.campaign_data import make_annotator
 
@@ -24,13 +23,6 @@ RUN = pd.DataFrame(
     {"qid": ["q1", "q1", "q1", "q2"], "docno": ["d1", "d2", "d3", "d2"], "score": [3, 2, 1, 5]}
 )
 QRELS = pd.DataFrame({"qid": ["q1", "q1", "q2"], "docno": ["d1", "d3", "d2"], "label": [2, 0, 1]})
-
-
-@pytest.fixture
-def client_api(live_server, researcher, settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    with Client(live_server.url, issue_token(researcher, "live")[1]) as api:
-        yield api
 
 
 def test_push_a_run_and_read_the_leaderboard(client_api):

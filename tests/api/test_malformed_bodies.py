@@ -34,6 +34,7 @@ def _post_urls() -> list[str]:
         reverse("api-collection-jobs", args=["duc04"]),
         reverse("api-collection-imports", args=["duc04"]),
         reverse("api-campaigns"),
+        reverse("api-exports"),
     ]
 
 

@@ -1,8 +1,8 @@
 """One registry pattern: job kinds, page links, leaderboard columns and agreement sources are
-filled from each method's ``AppConfig.ready``; the shared code that reads them names no method."""
+filled from each method's declaration (its ``MethodConfig``); the shared code that reads them
+names no method."""
 
 import ast
-import importlib
 import re
 from pathlib import Path
 
@@ -11,12 +11,16 @@ from django.apps import apps
 from django.urls import reverse
 
 from crux_app.jobs.catalog import CATALOG, demo_kinds
+from crux_app.method_config import MethodConfig, PluginConfig
 from crux_app.page_links import _LINKS
 from evaluation.agreement.sources import sources
 from evaluation.leaderboard.columns import groups
 
 ROOT = Path(__file__).resolve().parents[2]
-METHOD_APPS = ("crux", "seper", "answers", "dense", "scaar", "reteval")
+# The installed methods, found by their config's type (a new method is checked from its first
+# day), and answer generation, which starts jobs from its own pages as methods do.
+METHOD_APPS = tuple(c.label for c in apps.get_app_configs() if isinstance(c, MethodConfig))
+JOB_APPS = (*METHOD_APPS, "answers")
 METHOD_WORDS = re.compile(
     r"\b(?:crux|seper|dense|scaar|reteval|answers)-[a-z-]+\b|SePer|DENSE|SCAAR"
 )
@@ -37,12 +41,16 @@ SHARED = [
 ]
 
 
-def test_every_method_is_an_app_that_registers_from_ready():
+def test_every_method_is_an_app_that_declares_what_it_registers():
+    assert {"crux", "seper", "dense", "scaar", "reteval"} <= set(METHOD_APPS)
+    assert isinstance(apps.get_app_config("answers"), PluginConfig)
+    assert "answers" not in METHOD_APPS
     for label in METHOD_APPS:
         config = apps.get_app_config(label)
         assert config.name == f"evaluation.{label}"
-        assert type(config).ready is not type(config).__mro__[1].ready, label
-        assert importlib.util.find_spec(f"evaluation.{label}.registrations") is not None
+        assert type(config).declare is not PluginConfig.declare, label
+        # No registration module beside the declaration.
+        assert not (ROOT / "evaluation" / label / "registrations.py").exists(), label
 
 
 def test_the_registries_hold_every_method():
@@ -122,7 +130,7 @@ def test_method_urls_follow_one_scheme():
 
     names = dict(walk(get_resolver().url_patterns))
     assert "crux-topic" in names and "dense-collection" in names
-    for label in METHOD_APPS:
+    for label in JOB_APPS:
         for name, route in names.items():
             if not name.startswith(f"{label}-"):
                 continue
@@ -130,3 +138,20 @@ def test_method_urls_follow_one_scheme():
                 assert route.startswith(f"collections/<int:collection_pk>/topics/<int:pk>/{label}/")
             else:
                 assert re.match(rf"collections/<int:(collection_)?pk>/{label}/", route), name
+
+
+def test_job_kinds_declare_their_queue_instead_of_a_task_name_prefix():
+    from crux_app.jobs.status import task_queue
+
+    for kind in CATALOG.values():
+        assert kind.queue in ("gpu", "cpu"), kind.name
+        assert task_queue(kind.task_name) == kind.queue, kind.name
+    assert CATALOG["judge_embedding"].queue == "cpu"
+    assert CATALOG["judge_answerability"].queue == "gpu"
+    # A task that is no job kind's goes to the default queue.
+    assert task_queue("crux_app.tasks.no_such_task") == "cpu"
+
+
+def test_every_declared_need_names_a_registered_kind():
+    for kind in CATALOG.values():
+        assert set(kind.needs) <= set(CATALOG), kind.name

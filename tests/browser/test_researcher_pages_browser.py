@@ -128,13 +128,14 @@ def test_topic_page_sums_up_every_method_and_links_each(
     page = login("rita", "research-pass-1")
     page.goto(live_server.url + reverse("topic-detail", args=[data.collection.pk, data.topic.pk]))
     cards = page.locator("#topic-methods article.topic-summary")
-    expect(cards).to_have_count(5)
+    expect(cards).to_have_count(6)
     crux = page.locator('[data-summary="crux"]')
     expect(crux.locator('tr[data-run="bm25"]')).to_contain_text("1.00")
     expect(crux.locator('tr[data-run="dense-run"]')).to_contain_text("0.00")
     expect(page.locator('[data-summary="dense"]')).to_contain_text("1 necessary · 2 unnecessary")
     expect(page.locator('[data-summary="scaar"]')).to_contain_text("2 / 3 sentences")
     expect(page.locator('[data-summary="reteval"] .category')).to_have_text("D")
+    expect(page.locator('[data-summary="nuggets"] tr[data-run="rag-bm25"]')).to_be_visible()
     screenshot("topic_summaries")
 
     # A run's coverage opens the matrix of that run; the SePer title opens the SePer page.
@@ -149,7 +150,7 @@ def test_topic_page_sums_up_every_method_and_links_each(
 
     # A topic with nothing stored says which job fills each summary, and links its start.
     page.goto(live_server.url + reverse("topic-detail", args=[data.collection.pk, data.bare.pk]))
-    expect(page.locator("#topic-methods .empty-state")).to_have_count(5)
+    expect(page.locator("#topic-methods .empty-state")).to_have_count(6)
     dense = page.locator('[data-summary="dense"]')
     expect(dense).to_contain_text("the DENSE job fills this")
     dense.get_by_role("link", name="Start it").click()

@@ -186,7 +186,7 @@ def test_collection_and_topic_pages_link_the_jobs_that_touched_them(researcher_c
 def test_collection_page_links_the_evaluation_pages(researcher_client):
     collection = make_small_collection().collection
     html = researcher_client.get(reverse("collection-detail", args=[collection.pk])).content
-    # Every link comes from a method's registrations; the template names none.
+    # Every link comes from an app's declaration; the template names none.
     for name in (
         "leaderboard",
         "crux-disagreements",

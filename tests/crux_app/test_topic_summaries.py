@@ -30,7 +30,14 @@ def card(html: str, key: str) -> str:
 
 
 def test_every_method_registers_a_summary_in_order():
-    assert [e.key for e in registered_summaries()] == ["crux", "seper", "dense", "scaar", "reteval"]
+    assert [e.key for e in registered_summaries()] == [
+        "crux",
+        "seper",
+        "dense",
+        "scaar",
+        "reteval",
+        "nuggets",
+    ]
 
 
 def test_a_topic_with_stored_rows_shows_each_methods_summary(researcher_client):
@@ -60,6 +67,9 @@ def test_a_topic_with_stored_rows_shows_each_methods_summary(researcher_client):
     reteval = card(html, "reteval")
     assert f"{reverse('reteval-topic', args=[cid, tid])}#result-bm25-2" in reteval
     assert ">D</b>" in reteval and ">No<" in reteval
+    nuggets = card(html, "nuggets")
+    assert f"{reverse('nuggets-topic', args=[cid, tid])}#run-rag-bm25" in nuggets
+    assert re.search(r'data-run="rag-bm25">.*?<td class="num">1</td>', nuggets, re.S)
     assert "Nothing stored yet" not in html
 
 
@@ -73,6 +83,7 @@ def test_a_topic_with_nothing_stored_says_which_job_fills_each_summary(researche
         ("dense", "DENSE", "dense-start"),
         ("scaar", "SCAAR", "scaar-start"),
         ("reteval", "LLM-retEval", "reteval-start"),
+        ("nuggets", "Nugget judging", "nuggets-start"),
     ]:
         text = card(html, key)
         assert f"the <b>{job}</b> job fills this" in text, key

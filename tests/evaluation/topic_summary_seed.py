@@ -9,6 +9,7 @@ SePer (latest setting g2/n): no context 0.20; p0 +0.70, p3 -0.10; bm25 top-2 +0.
 DENSE bm25 top-2: an old row (DSE 0.10), then the newest (DSE 0.90, uncertain, wrong answer,
 chunks necessary / unnecessary / unnecessary). SCAAR: answer rag-bm25_q1, 2 of 3 sentences
 trigger, FLARE 3, F1 0.20 -> 0.50. LLM-retEval bm25 top-2: Recall 1.00, verdict No, category D.
+Nuggets: the answer misses the one vital nugget, which no passage supports (a retrieval miss).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from crux_app.models import Collection, GeneratedOutput, Judge, Passage, Run, Topic
 from evaluation.dense.models import DenseResult
+from evaluation.nuggets.models import Nugget, NuggetAssignment
 from evaluation.reteval.models import RetEvalResult
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.seper.models import SeperScore
@@ -107,6 +109,13 @@ def make_summary_topics() -> SummaryTopics:
         recall=1.0, precision=0.5, f1=2 / 3, verdict=False, n_no=1, category="D",
         category_reason="gold retrieved, answers differ",
     )  # fmt: skip
+    # Nuggets: one vital nugget the answer leaves out, and no passage rated against it.
+    nugget = Nugget.objects.create(
+        topic=topic, position=0, text="Mary Shelley wrote Frankenstein", importance="vital"
+    )
+    NuggetAssignment.objects.create(
+        judge=judge, nugget=nugget, output=answer, assignment="not_support"
+    )
     return SummaryTopics(
         collection, topic, bare, passages, bm25, other_run, judge, answer, newest, scaar
     )

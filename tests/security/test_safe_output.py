@@ -19,9 +19,9 @@ from annotation.task_types import PASSAGE_RATING
 from annotation.templatetags.annotation_tags import guidelines_html
 from crux_app.csv_safety import safe_cell, safe_frame, safe_row
 from crux_app.models import Run
-from evaluation.agreement.records import RECORD_KEYS as AGREEMENT_KEYS
 from evaluation.agreement.report_export import SECTIONS, to_csv
-from evaluation.crux.output import render_reports, render_runs
+from evaluation.agreement.report_rows import RECORD_KEYS as AGREEMENT_KEYS
+from evaluation.crux.record_text import render_reports, render_runs
 from evaluation.scaar.export import render_csv
 from evaluation.seper.evouna import SCORERS, SystemScores, render_report
 from tests.annotation.campaign_data import make_annotator, make_campaign

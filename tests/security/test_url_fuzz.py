@@ -33,11 +33,14 @@ from django.utils.datastructures import MultiValueDict
 
 from annotation import queue
 from annotation.exports import platform_format
+from annotation.review_campaigns import create_review_campaign
+from annotation.review_selection import QueueChoice
 from annotation.task_types import PASSAGE_RATING
 from crux_app.models import Collection, GeneratedOutput, Job, Topic
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.seper.job import run_seper_job
 from tests.annotation.campaign_data import make_campaign
+from tests.annotation.review_data import disagreement_collection
 from tests.crux_app.factories import make_small_collection
 from tests.evaluation.dense.job_data import RuleModels, make_dense_data, run_job
 from tests.evaluation.reteval.reteval_data import make_reteval_collection
@@ -95,13 +98,17 @@ SEGMENT_KIND = {
     "export": "fmt",
     "webhooks": "webhook",
     "deliveries": "delivery",
+    "reviews": "review_campaign",
 }
+# Reviewers' pages name a review campaign by slug and its items by primary key.
+REVIEW_SEGMENT_KIND = {"review": "review_slug", "items": "review_item"}
 # The REST API (/api/v1/) names collections, topics and campaigns by name, id and slug.
 API_SEGMENT_KIND = {
     "collections": "collection_name",
     "topics": "topic_name",
     "campaigns": "slug",
     "jobs": "job",
+    "exports": "job",  # an export's download, by its job's id
     "assignments": "assignment",
 }
 
@@ -120,7 +127,13 @@ class Route:
             if match is None:
                 previous = segment
                 continue
-            kinds = API_SEGMENT_KIND if self.route.startswith("api/") else SEGMENT_KIND
+            kinds = (
+                API_SEGMENT_KIND
+                if self.route.startswith("api/")
+                else REVIEW_SEGMENT_KIND
+                if self.route.startswith("review/")
+                else SEGMENT_KIND
+            )
             kind = kinds.get(previous) or SEGMENT_KIND.get(previous)
             assert kind, f"{self.name}: no seeded object for a parameter after '{previous}/'"
             out.append((match["name"], match["converter"] or "str", kind))
@@ -227,9 +240,10 @@ class Fuzz:
         self.failures.append(f"{where} -> {found} | {method} data: {sent[:300]}")
 
 
-def _seed(annotator) -> Seeded:
+def _seed(annotator, researcher) -> Seeded:
     """Collections of every kind with each method's stored results, a campaign with the
-    annotator's reserved assignment, jobs and a SCAAR analysis."""
+    annotator's reserved assignment, a review campaign, jobs, a SCAAR analysis and the
+    researcher's webhook."""
     make_small_collection("fuzz-reports")
     campaign = make_campaign(PASSAGE_RATING, annotators=[annotator], name="fuzz campaign")
     assignment = queue.next_item(campaign, annotator).assignment
@@ -251,7 +265,10 @@ def _seed(annotator) -> Seeded:
         },
     )  # fmt: skip
     job = Job.objects.order_by("pk").first()
-    endpoint = Endpoint.objects.create(url="https://8.8.8.8/hook", secret="s" * 20, events=[])
+    review = create_review_campaign(disagreement_collection().collection, "fuzz", QueueChoice())
+    endpoint = Endpoint.objects.create(
+        url="https://8.8.8.8/hook", secret="s" * 20, events=[], created_by=researcher
+    )
     delivery = send_test_event(endpoint)
     formats = ["csv", "annotators", platform_format(campaign)]  # campaign export formats
     worlds = []
@@ -271,6 +288,9 @@ def _seed(annotator) -> Seeded:
                 "fmt": formats[i % len(formats)],
                 "webhook": str(endpoint.pk),
                 "delivery": str(delivery.pk),
+                "review_campaign": str(review.pk),
+                "review_slug": review.slug,
+                "review_item": str(review.items.order_by("pk").first().pk),
             }
         )
     ids = {pk for world in worlds for pk in world.values() if pk.isdigit()}
@@ -332,7 +352,7 @@ def _walk(fuzz: Fuzz, routes: list[Route], seeded: Seeded, names: list[str], dee
 
 @pytest.mark.parametrize("part", range(PARTS))
 def test_no_url_answers_a_5xx_or_slowly(annotator, researcher, part):
-    seeded = _seed(annotator)
+    seeded = _seed(annotator, researcher)
     all_routes = _routes(get_resolver().url_patterns)
     assert len(all_routes) > 40, "the resolver walk found too few URL patterns"
     routes = all_routes[part::PARTS]  # parts run side by side under pytest-xdist

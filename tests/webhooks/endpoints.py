@@ -15,7 +15,13 @@ def make_endpoint(
     collection: Collection | None = None,
     events: tuple[str, ...] = SUBSCRIBABLE,
     active: bool = True,
+    owner=None,  # noqa: ANN001 (a user; None: no owner, which only superusers see)
 ) -> Endpoint:
     return Endpoint.objects.create(
-        url=url, secret=SECRET, collection=collection, events=list(events), active=active
+        url=url,
+        secret=SECRET,
+        collection=collection,
+        events=list(events),
+        active=active,
+        created_by=owner,
     )

@@ -134,3 +134,37 @@ def test_the_command_runs_the_sweep():
     call_command("send_webhook_events", stdout=out)
     assert out.getvalue().strip() == "1 job event(s) emitted"
     assert Event.objects.get().type == JOB_SUCCEEDED
+
+
+def test_a_job_whose_shards_all_fail_sends_job_failed_once(settings):
+    """Four shards, each a task of its own whose batches all fail: the job fails once, and
+    the duplicate tasks, the sweep and a later save add no event and no delivery."""
+    from crux_app.jobs.runner import run_batches
+
+    settings.JOB_MAX_SHARDS = 4
+    settings.JOB_BATCH_RETRIES = 0
+    endpoint = make_endpoint(events=(JOB_FAILED,))
+    job = _job(make_collection("c1"), kind="generate_answers")
+
+    def broken(batch):
+        raise RuntimeError(f"batch {batch} failed")
+
+    batches = [[1], [2], [3], [4]]
+    for _ in range(3):  # the shards' tasks, one more and a redelivered one
+        run_batches(job, batches, broken)
+    job.refresh_from_db()
+    assert job.state == Job.State.FAILED
+    assert job.shards.filter(state="failed").count() == 4
+    job.save()  # a save that writes the same state again
+    assert sweep() == 0
+    event = Event.objects.get()
+    assert (event.key, event.type) == (f"job:{job.pk}:{JOB_FAILED}", JOB_FAILED)
+    assert list(Delivery.objects.values_list("endpoint", flat=True)) == [endpoint.pk]
+
+
+def test_the_idempotency_key_is_unique_in_the_database():
+    from django.db import IntegrityError, transaction
+
+    Event.objects.create(key="job:1:job.failed", type=JOB_FAILED)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(key="job:1:job.failed", type=JOB_FAILED)

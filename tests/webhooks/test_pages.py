@@ -4,6 +4,7 @@ then masked; the delivery log with "send test event" and "redeliver"."""
 import pytest
 from django.urls import reverse
 
+from crux_app.roles import RESEARCHER, add_role
 from tests.crux_app.factories import make_collection
 from tests.webhooks.endpoints import SECRET, make_endpoint
 from webhooks.delivery import attempt_delivery
@@ -92,9 +93,9 @@ def test_garbage_is_a_400_and_nothing_is_stored(researcher_client, settings):
 
 
 def test_delivery_log_lists_attempts_and_sends_test_events(
-    researcher_client, receiver, django_capture_on_commit_callbacks
+    researcher_client, researcher, receiver, django_capture_on_commit_callbacks
 ):
-    endpoint = make_endpoint(receiver.url)
+    endpoint = make_endpoint(receiver.url, owner=researcher)
     with django_capture_on_commit_callbacks() as queued:
         response = researcher_client.post(reverse("webhook-test", args=[endpoint.pk]))
     delivery = Delivery.objects.get()
@@ -121,16 +122,16 @@ def test_delivery_log_lists_attempts_and_sends_test_events(
     assert delivery.state == Delivery.State.SUCCEEDED
 
 
-def test_log_paging_garbage_is_a_400(researcher_client):
-    endpoint = make_endpoint()
+def test_log_paging_garbage_is_a_400(researcher_client, researcher):
+    endpoint = make_endpoint(owner=researcher)
     url = reverse("webhook-detail", args=[endpoint.pk])
     for bad in ({"page": "abc"}, {"page": str(10**30)}, {"size": "7"}, {"q": "\x00"}):
         assert researcher_client.get(url, bad).status_code == 400
     assert researcher_client.get(url, {"page": "2"}).status_code == 200
 
 
-def test_switch_off_and_delete(researcher_client):
-    endpoint = make_endpoint()
+def test_switch_off_and_delete(researcher_client, researcher):
+    endpoint = make_endpoint(owner=researcher)
     url = reverse("webhook-active", args=[endpoint.pk])
     assert researcher_client.post(url, {"active": "maybe"}).status_code == 400
     researcher_client.post(url, {"active": "0"})
@@ -138,3 +139,36 @@ def test_switch_off_and_delete(researcher_client):
     assert not endpoint.active
     researcher_client.post(reverse("webhook-delete", args=[endpoint.pk]))
     assert not Endpoint.objects.exists()
+
+
+def test_endpoints_belong_to_their_maker(client, researcher, django_user_model):
+    """Another researcher neither sees nor changes nor reads the log of an endpoint (404); a
+    superuser sees every one."""
+    mine = make_endpoint("https://8.8.8.8/mine", owner=researcher)
+    delivery = send_test_event(mine)
+    other = django_user_model.objects.create_user("otto", password="research-pass-2")
+    add_role(other, RESEARCHER)
+    theirs = make_endpoint("https://8.8.8.8/theirs", owner=other)
+    client.force_login(other)
+    listing = client.get(reverse("webhook-list")).content.decode()
+    assert "8.8.8.8/theirs" in listing and "8.8.8.8/mine" not in listing
+    for url in (
+        reverse("webhook-detail", args=[mine.pk]),
+        reverse("webhook-delivery", args=[delivery.pk]),
+    ):
+        assert client.get(url).status_code == 404
+    for name in ("webhook-test", "webhook-delete"):
+        assert client.post(reverse(name, args=[mine.pk])).status_code == 404
+    assert (
+        client.post(reverse("webhook-active", args=[mine.pk]), {"active": "0"}).status_code == 404
+    )
+    assert client.post(reverse("webhook-redeliver", args=[delivery.pk])).status_code == 404
+    mine.refresh_from_db()
+    assert mine.active and Delivery.objects.filter(endpoint=mine).count() == 1
+    assert client.get(reverse("webhook-detail", args=[theirs.pk])).status_code == 200
+
+    admin = django_user_model.objects.create_superuser("root", password="admin-pass-123")
+    client.force_login(admin)
+    listing = client.get(reverse("webhook-list")).content.decode()
+    assert "8.8.8.8/theirs" in listing and "8.8.8.8/mine" in listing
+    assert client.get(reverse("webhook-detail", args=[mine.pk])).status_code == 200

@@ -9,19 +9,28 @@ from crux_app.collection_names import collection_name_problem
 from crux_app.dataio.catalog import IMPORT_FORMATS
 from crux_app.dataio.errors import ImportFailure
 
-ADD_MISSING_PASSAGES_HELP = (
-    "create the passages the collection lacks, without text (a TREC run lists 1,000 per "
-    "topic, most never judged); import_passages gives them their text later"
-)
-
 
 class ImportCommand(BaseCommand):
-    """Subclasses name their catalog format and add their own arguments."""
+    """Subclasses name their catalog format and say what its source is; the format's
+    declared parameters (``crux_app.dataio.catalog``) are the command's options."""
 
     format_name = ""
+    source_help = ""  # the positional argument's help: "the run file"
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
+        if self._writes_own_options():
+            return
+        IMPORT_FORMATS[self.format_name].declared().add_arguments(parser)
+        parser.add_argument(self._source_argument(), help=self.source_help)
+
+    def _writes_own_options(self) -> bool:
+        """A subclass that adds its options and reads them in ``handle_import`` itself, rather
+        than from its format's declared parameters (the older way, still accepted)."""
+        return type(self).handle_import is not ImportCommand.handle_import
+
+    def _source_argument(self) -> str:
+        return "dir" if IMPORT_FORMATS[self.format_name].source == "folder" else "file"
 
     def run_import(self, collection: str, source: str, **params: object) -> None:
         """Run the import; bad input -> CommandError "FILE:LINE: reason", database unchanged."""
@@ -42,7 +51,11 @@ class ImportCommand(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         self.verbosity = options["verbosity"]
-        self.handle_import(**options)
+        if self._writes_own_options():
+            self.handle_import(**options)
+            return
+        params = IMPORT_FORMATS[self.format_name].declared().from_options(options)
+        self.run_import(options["collection"], options[self._source_argument()], **params)
 
     def handle_import(self, **options) -> None:
-        raise NotImplementedError
+        """Overridden only by a subclass that writes its own options."""

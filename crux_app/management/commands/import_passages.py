@@ -11,10 +11,4 @@ class Command(ImportCommand):
         "error. The collection must exist."
     )
     format_name = "passages"
-
-    def add_arguments(self, parser) -> None:
-        super().add_arguments(parser)
-        parser.add_argument("file", help="the passages file")
-
-    def handle_import(self, **options) -> None:
-        self.run_import(options["collection"], options["file"])
+    source_help = "the passages file"

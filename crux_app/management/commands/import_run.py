@@ -1,6 +1,6 @@
 """manage.py import_run --collection NAME --name TAG [--add-missing-passages] FILE (TREC run)."""
 
-from ._import_base import ADD_MISSING_PASSAGES_HELP, ImportCommand
+from ._import_base import ImportCommand
 
 
 class Command(ImportCommand):
@@ -9,19 +9,4 @@ class Command(ImportCommand):
         "must be there, and its passages too unless --add-missing-passages is given."
     )
     format_name = "run"
-
-    def add_arguments(self, parser) -> None:
-        super().add_arguments(parser)
-        parser.add_argument("--name", required=True, help="the run's name in the collection")
-        parser.add_argument(
-            "--add-missing-passages", action="store_true", help=ADD_MISSING_PASSAGES_HELP
-        )
-        parser.add_argument("file", help="the run file")
-
-    def handle_import(self, **options) -> None:
-        self.run_import(
-            options["collection"],
-            options["file"],
-            run_name=options["name"],
-            add_missing_passages=options["add_missing_passages"],
-        )
+    source_help = "the run file"

@@ -10,10 +10,4 @@ class Command(ImportCommand):
         "re-importing updates the texts of the file's topics."
     )
     format_name = "topics"
-
-    def add_arguments(self, parser) -> None:
-        super().add_arguments(parser)
-        parser.add_argument("file", help="the topics file")
-
-    def handle_import(self, **options) -> None:
-        self.run_import(options["collection"], options["file"])
+    source_help = "the topics file"

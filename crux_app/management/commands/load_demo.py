@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from crux_app.account_setup import ensure_account
+from crux_app.demo_data import demo_data
 from crux_app.models import Collection
 from crux_app.roles import ANNOTATOR, RESEARCHER
 
@@ -99,9 +100,16 @@ class Command(BaseCommand):
         # One transaction: a failing import leaves neither collection nor accounts half-made.
         with transaction.atomic():
             if options["replace"]:
-                Collection.objects.filter(name__in=[DEMO_COLLECTION, DEMO_QA_COLLECTION]).delete()
+                names = [DEMO_COLLECTION, DEMO_QA_COLLECTION, *(d.key for d in demo_data())]
+                Collection.objects.filter(name__in=names).delete()
             self._import("import_crux_labeling", DEMO_COLLECTION, demo_dir)
             self._import("import_qa", DEMO_QA_COLLECTION, qa_file)
+            for entry in demo_data():  # the apps' own demo content (crux_app.demo_data)
+                if Collection.objects.filter(name=entry.key).exists():
+                    self.stdout.write(f"collection {entry.key}: already loaded, left unchanged")
+                    continue
+                entry.load(demo_dir.parent, self.stdout.write)
+                self.stdout.write(f"collection {entry.key}: loaded")
             generated: dict[str, str] = {}
             passwords = {}
             for username in (RESEARCHER_USERNAME, ANNOTATOR_USERNAME):

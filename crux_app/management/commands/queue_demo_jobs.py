@@ -1,9 +1,10 @@
 """Queue one small job of each method on a demo collection, so its pages fill in the demo.
 
-Each method registers its small demo job with its job kind (``JobKind.demo``, kept small so
+Each method declares its small demo job with its job kind (``JobKind.demo``, kept small so
 the demo worker, one CPU process, finishes them in minutes), on the demo QA collection unless
 the kind names another (``JobKind.demo_collection``). Idempotent: a kind that already has a job
-on its collection is not queued again; kinds are queued in their ``demo_order``.
+on its collection is not queued again; a kind is queued after the kinds it needs
+(``JobKind.needs``), the others in their declaration order.
 """
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser

@@ -241,7 +241,7 @@ def build_matrix(
     judge_codes = _judge_codes(codes.shape, judged, row_of, col_of, options)
     n_topk = sum(1 for c in columns if c.group == "topk")
     required = np.array([c.grade == REQUIRED_GRADE for c in columns], dtype=bool)
-    oracle_computed = all(c.grade is None for c in columns)  # no qrels: as build_oracle
+    oracle_computed = all(c.grade is None for c in columns)  # no qrels: as oracle_arrays
     if oracle_computed:
         required = computed_oracle(codes, tau)
     answerable, undetermined, covered, coverage = _answerability(codes, required, n_topk, run, tau)
@@ -372,7 +372,7 @@ def _disagreements(
 
 def computed_oracle(codes: np.ndarray, tau: int) -> np.ndarray:
     """The greedy required subset over the judge's (Q, P) ratings: the oracle of a topic
-    without qrels, as ``evaluation.crux.oracle.build_oracle`` computes it."""
+    without qrels, as ``evaluation.crux.oracle.oracle_arrays`` computes it."""
     ratings = np.where(codes >= 0, codes, np.nan).T[None]  # (1, P, Q)
     subset = select_required(
         ratings, ~np.isnan(ratings).all(axis=2), np.ones((1, codes.shape[0]), bool), tau

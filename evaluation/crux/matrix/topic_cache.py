@@ -17,9 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from django.conf import settings
-from django.core.cache import cache
 
+from crux_app.derived_cache import get_or_compute
 from crux_app.models import RunEntry, Topic
 from evaluation.crux.matrix.matrix import MatrixOptions, RunChoice, matrix_options
 from evaluation.crux.matrix.stored import (
@@ -61,24 +60,14 @@ def cache_key(topic: Topic, part: str) -> str:
 
 def topic_rows(topic: Topic) -> TopicRows:
     """The topic's rows, from the cache or read (six queries) and cached."""
-    key = cache_key(topic, "topic")
-    found = cache.get(key)
-    if found is None:
-        found = read_topic_rows(topic)
-        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
-    return found
+    return get_or_compute(cache_key(topic, "topic"), lambda: read_topic_rows(topic))
 
 
 def run_rows(topic: Topic, run: RunChoice | None) -> RunRows:
     """The run's order of the topic's passages, from the cache or read (one query)."""
     if run is None:
         return RunRows([], {})
-    key = cache_key(topic, f"run:{run.id}")
-    found = cache.get(key)
-    if found is None:
-        found = read_run_rows(topic, run.id)
-        cache.set(key, found, settings.DERIVED_CACHE_SECONDS)
-    return found
+    return get_or_compute(cache_key(topic, f"run:{run.id}"), lambda: read_run_rows(topic, run.id))
 
 
 def read_topic_rows(topic: Topic) -> TopicRows:

@@ -14,7 +14,6 @@ from django_htmx.http import trigger_client_event
 from crux_app.judge_choice import remember_judge, remembered_judge
 from crux_app.models import Topic
 from crux_app.roles import ResearcherRequiredMixin
-from evaluation.crux.judge_warnings import matrix_warnings
 from evaluation.crux.matrix.cell import CellDetail, ExpertRating, cell_detail, record_expert_rating
 from evaluation.crux.matrix.distributions import expected_ratings
 from evaluation.crux.matrix.forms import (
@@ -23,6 +22,7 @@ from evaluation.crux.matrix.forms import (
     MatrixSelectionForm,
     RubricRatingForm,
 )
+from evaluation.crux.matrix.judge_warnings import matrix_warnings
 from evaluation.crux.matrix.matrix import build_matrix
 from evaluation.crux.matrix.payload import matrix_payload, payload_script
 from evaluation.crux.matrix.topic_cache import run_rows, stored_topic, topic_rows

@@ -3,13 +3,14 @@ the agreement among people and between people and the judge on the same items. N
 
 A repeat is the judge (same model, same prompt version) decoding with temperature T > 0 and one
 seed; each repeat is a judge identity of its own, its prompt version carrying the sampling
-settings (``repeat_version``: ``<version>~t<T>-s<seed>``), so repeats never mix with the greedy
-judge's ratings or with each other.
+settings (``crux_app.vocabulary.repeat_version``: ``<version>~t<T>-s<seed>``), so repeats never
+mix with the greedy judge's ratings or with each other.
 
 - Test-retest: the repeats' labels of the same items as an (items x repeats) table. Krippendorff's
-  ordinal alpha (the ``krippendorff`` package, through ``evaluation.agreement.statistics``), the
-  mean share of agreeing repeat pairs per item, and the share of items all repeats label alike;
-  percentile bootstrap intervals resample items.
+  ordinal alpha (the ``krippendorff`` package, through
+  ``evaluation.agreement.method.label_agreement``), the mean share of agreeing repeat pairs per
+  item, and the share of items all repeats label alike; percentile bootstrap intervals resample
+  items.
 - Human-human: ordinal alpha among the people who labelled those items.
 - Human-judge: ordinal alpha between the judge and each person: every (item, person) pair with
   both labels is a unit of two labels (so it reads on the same scale as a pairwise human-human
@@ -22,50 +23,18 @@ An undefined alpha (one repeat; every label the same) is ``None`` with its reaso
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.statistics import RaterLabels, Stat, proportion, undefined
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import RaterLabels, Stat, proportion, undefined
 
-MAX_TEMPERATURE = 2.0
 ALPHA_LEVEL = "ordinal"
 FEWER_THAN_TWO_REPEATS = "fewer than 2 repeats of the judge"
 FEWER_THAN_TWO_PEOPLE = "fewer than 2 people labelled these items"
 NO_PEOPLE = "no person labelled these items"
-_REPEAT = re.compile(r"^(?P<base>.+)~t(?P<temperature>\d+(?:\.\d+)?)-s(?P<seed>\d+)$")
-
-
-@dataclass(frozen=True)
-class RepeatVersion:
-    base: str  # the greedy judge's prompt version
-    temperature: float
-    seed: int
-
-
-def repeat_version(base: str, temperature: float, seed: int) -> str:
-    """The prompt version of the judge ``base`` sampled at ``temperature`` with ``seed``."""
-    if not 0 < temperature <= MAX_TEMPERATURE or round(temperature, 2) != temperature:
-        raise ValueError(
-            f"temperature must lie in (0, {MAX_TEMPERATURE:g}] with at most 2 decimals, "
-            f"got {temperature!r}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    if not base or parse_repeat_version(base) is not None:
-        raise ValueError(f"{base!r} is not a greedy judge's prompt version")
-    return f"{base}~t{temperature:g}-s{seed}"
-
-
-def parse_repeat_version(version: str) -> RepeatVersion | None:
-    """(base version, temperature, seed) of a repeat's prompt version; None for any other."""
-    match = _REPEAT.match(version)
-    if match is None:
-        return None
-    return RepeatVersion(match["base"], float(match["temperature"]), int(match["seed"]))
 
 
 @dataclass(frozen=True)

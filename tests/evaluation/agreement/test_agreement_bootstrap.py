@@ -10,10 +10,10 @@ from scipy.stats import kendalltau, spearmanr
 from sklearn.metrics import cohen_kappa_score, precision_recall_fscore_support
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from evaluation.agreement import table_statistics as ts
-from evaluation.agreement.bootstrap import Bootstrap, compress, compress_groups
 from evaluation.agreement.judge_comparison import compare_judges
-from evaluation.agreement.statistics import PairedLabels, RaterLabels
+from evaluation.agreement.method import sufficient_statistics as ts
+from evaluation.agreement.method.bootstrap import Bootstrap, compress, compress_groups
+from evaluation.agreement.method.label_agreement import PairedLabels, RaterLabels
 
 RNG = np.random.default_rng(7)
 

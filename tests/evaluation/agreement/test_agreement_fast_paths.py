@@ -10,18 +10,18 @@ from sklearn.metrics import cohen_kappa_score, confusion_matrix, precision_recal
 from threadpoolctl import threadpool_info
 
 from crux_app.models import Judge, Judgment
-from evaluation.agreement import table_statistics as ts
 from evaluation.agreement.blas_threads import one_blas_thread
-from evaluation.agreement.bootstrap import (
+from evaluation.agreement.judge_comparison import compare_judges, compare_judges_on
+from evaluation.agreement.label_tables import collection_raters
+from evaluation.agreement.method import sufficient_statistics as ts
+from evaluation.agreement.method.bootstrap import (
     Bootstrap,
     compress,
     compress_codes,
     compress_groups,
     dense_ids,
 )
-from evaluation.agreement.judge_comparison import compare_judges, compare_judges_on
-from evaluation.agreement.label_tables import collection_raters
-from evaluation.agreement.statistics import PairedLabels, correlations
+from evaluation.agreement.method.label_agreement import PairedLabels, correlations
 from tests.crux_app.factories import make_collection, make_judge, make_passages, make_topic
 
 RATINGS = list(range(6))
@@ -153,7 +153,7 @@ def test_pattern_correlations_equal_tables_and_scipy_on_the_same_resamples(seed)
 
 
 def test_correlations_interval_is_the_same_on_both_kendall_paths(monkeypatch):
-    from evaluation.agreement import score_statistics
+    from evaluation.agreement.method import score_statistics
 
     rng = np.random.default_rng(3)
     x = np.round(rng.random(80), 2)

@@ -10,8 +10,8 @@ from annotation.models import Assignment, Campaign, CampaignItem
 from annotation.submission import mirror_judgments
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Judge, Judgment
-from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.label_tables import LabelQuery, resolve_raters
+from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.report_export import to_dict
 from evaluation.agreement.sources import (
@@ -318,6 +318,7 @@ def test_every_comparison_source_is_wired_and_a_pending_one_says_why(setup):
         "dense_rephrase",
         "dense_response",
         "failure_category",
+        "nugget_assignment",
     }
     register_source(
         ComparisonSource("later", "Later", Scale.BINARY, "m", (0.0, 1.0), (), None, "why")

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.statistics import (
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import (
     PairedLabels,
     RaterLabels,
     correlations,

@@ -10,11 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from evaluation.agreement.bootstrap import Bootstrap
 from evaluation.agreement.judge_warnings import chance_warnings
-from evaluation.agreement.records import Record
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import Stat
 from evaluation.agreement.report import AgreementOptions, build_report
-from evaluation.agreement.statistics import Stat
+from evaluation.agreement.report_rows import Record
 from tests.evaluation.crux.degenerate_collection import (
     BROKEN,
     FLAT,

@@ -205,8 +205,8 @@ def test_failed_batch_is_recorded_and_a_retry_fills_only_the_gap():
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"k": 0}, "job parameter 'k' must be an integer >= 1, got 0"),
-        ({"batch_size": "2"}, "job parameter 'batch_size' must be an integer >= 1, got '2'"),
+        ({"k": 0}, "job parameter 'k' must be an integer in 1..100, got 0"),
+        ({"batch_size": "2"}, "job parameter 'batch_size' must be an integer in 1..512, got '2'"),
         ({"run_id": "bm25"}, "job parameter 'run_id' must be a run id or null, got 'bm25'"),
     ],
 )

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from crux_app.models import Run, RunEntry
-from evaluation.crux.disagreements import topic_disagreements
 from evaluation.crux.evaluate import METRICS, Evaluation, EvaluationParams, RunResult
+from evaluation.crux.page import topic_disagreements
 from tests.evaluation.crux.evaluate_collection import make_hand_collection
 
 pytestmark = pytest.mark.django_db

@@ -7,12 +7,12 @@ import pytest
 
 from crux_app.inputs import resolve_judge, resolve_runs
 from crux_app.models import Judgment, Passage, PassageQrel
-from evaluation.crux.data import load_collection
+from evaluation.crux.collection_data import load_collection
 from evaluation.crux.evaluate import METRICS, EvaluationParams, evaluate
 from evaluation.crux.judge_warnings import collection_rating_counts
-from evaluation.crux.oracle import build_oracle
-from evaluation.crux.oracle_arrays import oracle_arrays
+from evaluation.crux.oracle import oracle_arrays
 from evaluation.crux.token_counts import WHITESPACE
+from tests.evaluation.crux.plain_oracle import build_oracle
 from tests.evaluation.crux.random_collection import make_random_collection, reference_values
 
 pytestmark = pytest.mark.django_db

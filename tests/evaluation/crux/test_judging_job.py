@@ -197,7 +197,7 @@ def test_the_loaded_model_must_be_the_judge_the_ratings_are_filed_under():
     [
         ({"scope": "everything"}, "job parameter 'scope' must be one of"),
         ({"scope": "run"}, "job parameter 'run_id' is required for scope 'run'"),
-        ({"k": 0}, "job parameter 'k' must be an integer >= 1, got 0"),
+        ({"k": 0}, "job parameter 'k' must be an integer in 1..1000, got 0"),
         ({"prompt_version": "v0"}, "unknown prompt version 'v0'"),
         ({"model": 7}, "job parameter 'model' must be a model id or null, got 7"),
         ({"scope": "run", "run_id": 999999}, "run id 999999 does not exist in collection"),

@@ -162,7 +162,7 @@ def test_a_crux_repeat_stores_ratings_under_its_own_identity():
         ({"rubric": "umbrela", "prompt_version": "crux-rubric-v1"}, "unknown prompt version"),
         ({"prompt_version": "umbrela-v1"}, "unknown prompt version 'umbrela-v1' of the crux"),
         ({"temperature": 0.7, "method": "distribution"}, "temperature > 0 samples the LLM"),
-        ({"temperature": 2.5}, "'temperature' must lie in 0..2"),
+        ({"temperature": 2.5}, "'temperature' must be a number in 0..2"),
         ({"temperature": 0.123}, "at most 2 decimals"),
         ({"temperature": "hot"}, "'temperature' must be a number"),
         ({"temperature": 0.5, "seed": -1}, "'seed' must be an integer in 0..2147483647"),

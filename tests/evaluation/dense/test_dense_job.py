@@ -64,7 +64,7 @@ def test_a_model_fault_fails_the_batch_and_is_recorded():
     ("params", "message"),
     [
         ({}, "'run_id' must be a run id"),
-        ({"run_id": 1, "k": 0}, "'k' must be an integer >= 1"),
+        ({"run_id": 1, "k": 0}, "'k' must be an integer in 1..20"),
         ({"run_id": 1, "threshold": "high"}, "'threshold' must be a number"),
         ({"run_id": 1, "refine": "yes"}, "'refine' must be true or false"),
         ({"run_id": 1, "k": 5, "pool": 3}, "'pool' \\(3\\) must be >= k \\(5\\)"),

@@ -11,7 +11,7 @@ from django.urls import reverse
 from evaluation.agreement.report import build_report
 from evaluation.agreement.sources import sources
 from evaluation.crux.evaluate import EvaluationParams
-from evaluation.dense.leaderboard_column import uncertain_share
+from evaluation.dense.leaderboard_columns import uncertain_share
 from evaluation.dense.models import DenseLabel, DenseResult
 from evaluation.leaderboard.columns import column_keys
 from tests.evaluation.dense.job_data import RuleModels, make_dense_data, run_job

@@ -5,18 +5,16 @@ import krippendorff
 import numpy as np
 import pytest
 
-from evaluation.agreement.bootstrap import Bootstrap
-from evaluation.agreement.statistics import Stat
+from crux_app.vocabulary import RepeatVersion, parse_repeat_version, repeat_version
+from evaluation.agreement.method.bootstrap import Bootstrap
+from evaluation.agreement.method.label_agreement import Stat
 from evaluation.judge_report.method.self_consistency import (
     FEWER_THAN_TWO_PEOPLE,
     FEWER_THAN_TWO_REPEATS,
     NO_PEOPLE,
-    RepeatVersion,
     human_human_alpha,
     human_judge_alpha,
     judge_person_units,
-    parse_repeat_version,
-    repeat_version,
     retest_agreement,
     spread_verdict,
 )

@@ -10,7 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from crux_app.models import Judge, Judgment, PassageQrel
-from evaluation.agreement.bootstrap import Bootstrap
+from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.judge_report.method.self_consistency import (
     human_human_alpha,
     human_judge_alpha,

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from crux_app.models import Topic
-from evaluation.dense.leaderboard_column import dense_k_topics
+from evaluation.dense.leaderboard_columns import dense_k_topics
 from evaluation.leaderboard.columns import (
     Column,
     RunColumn,
@@ -15,9 +15,9 @@ from evaluation.leaderboard.columns import (
     unregister_column,
 )
 from evaluation.leaderboard.depths import Depths
-from evaluation.reteval.leaderboard_column import reteval_k_topics
+from evaluation.reteval.leaderboard_columns import reteval_k_topics
 from evaluation.seper.job import run_seper_job
-from evaluation.seper.leaderboard_depths import delta_seper_k_topics
+from evaluation.seper.leaderboard_columns import delta_seper_k_topics
 from tests.crux_app.factories import make_collection, make_passages, make_run, make_topic
 from tests.evaluation.dense.job_data import RuleModels, make_dense_data, run_job
 from tests.evaluation.reteval.reteval_data import make_reteval_collection

@@ -113,10 +113,10 @@ def test_the_topic_of_a_job_limits_it_to_one_question():
     ("params", "message"),
     [
         ({"run_id": "bm25"}, "job parameter 'run_id' must be a run id"),
-        ({"ks": [1, "5"]}, "job parameter 'ks' must be a list of integers >= 1"),
-        ({"ks": []}, "job parameter 'ks' must be a list of integers >= 1"),
-        ({"n_semi_gold": 0}, "job parameter 'n_semi_gold' must be an integer >= 1"),
-        ({"temperature": 0}, "job parameter 'temperature' must be > 0"),
+        ({"ks": [1, "5"]}, "job parameter 'ks' must be a list of integers in 1..100"),
+        ({"ks": []}, "job parameter 'ks' must be a list of integers in 1..100"),
+        ({"n_semi_gold": 0}, "job parameter 'n_semi_gold' must be an integer in 1..10"),
+        ({"temperature": 0}, "job parameter 'temperature' must be a number in 0.01..2"),
         ({"run_id": 999999}, "run id 999999 does not exist in collection 'qa-reteval'"),
     ],
 )

@@ -19,9 +19,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"theta0": 1.5}, "'theta0' must be a number in (0, 1]"),
-     ({"alpha": "half"}, "'alpha' must be a number in (0, 1]"),
-     ({"k": 0}, "'k' must be an integer >= 1"),
+    [({"theta0": 1.5}, "'theta0' must be a number in 0.01..1"),
+     ({"alpha": "half"}, "'alpha' must be a number in 0.01..1"),
+     ({"k": 0}, "'k' must be an integer in 1..20"),
      ({"weighting": "attn"}, "'weighting' must be one of raw, normalised"),
      ({"refine": "yes"}, "'refine' must be true or false"),
      ({"system": ""}, "'system' must be a system name or null")],

@@ -14,7 +14,7 @@ from sklearn.metrics import cohen_kappa_score
 from annotation.models import Assignment
 from annotation.task_types import ANSWER_EQUIVALENCE
 from crux_app.models import GeneratedOutput, SubQuestion
-from evaluation.agreement.bootstrap import Bootstrap
+from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.seper.job import run_seper_job
 from evaluation.seper.models import AnswerEquivalenceDecision, SeperScore

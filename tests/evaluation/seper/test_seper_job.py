@@ -111,8 +111,8 @@ def test_a_job_scores_only_its_topic_and_the_baseline_and_oracle_without_a_run()
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"k": 0}, "'k' must be an integer >= 1"),
-        ({"temperature": 0}, "'temperature' must be > 0"),
+        ({"k": 0}, "'k' must be an integer in 1..100"),
+        ({"temperature": 0}, "'temperature' must be a number in 0.01..5"),
         ({"n_samples": "ten"}, "'n_samples' must be an integer"),
         ({"run_id": 999999}, "run id 999999 does not exist"),
     ],

@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.command_output import write_report
 from crux_app.inputs import EvaluationInputError, resolve_collection
-from evaluation.agreement.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap
 from evaluation.agreement.html_report import render_html
+from evaluation.agreement.method.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap
 from evaluation.agreement.report import DEFAULT_TAU, AgreementOptions, build_report
 from evaluation.agreement.report_export import to_csv, to_json
 

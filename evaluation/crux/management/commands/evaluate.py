@@ -14,7 +14,7 @@ from evaluation.crux.evaluate import K_ORACLE, EvaluationParams, evaluate
 from evaluation.crux.judge_warnings import evaluation_warnings, judge_warnings
 from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.crux.oracle import ORACLE_POLICY
-from evaluation.crux.output import FORMATS, render_reports, render_runs
+from evaluation.crux.record_text import FORMATS, render_reports, render_runs
 from evaluation.crux.required_agreement import required_grade_agreement
 from evaluation.leaderboard.columns import column_values
 

@@ -28,8 +28,6 @@ from crux_app.inputs import EvaluationInputError, resolve_collection
 from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Job, Judgment, PassageQrel, Run, Topic
 from evaluation.crux.job import (
-    DEFAULT_BATCH_SIZE,
-    DEFAULT_K,
     DISTRIBUTION,
     EMBEDDING,
     EMBEDDING_KIND,
@@ -40,7 +38,7 @@ from evaluation.crux.job import (
     run_judge_job,
 )
 from evaluation.crux.judge_scope import COLLECTION, OUTPUTS, RUN, plan_items
-from evaluation.crux.method.judge_prompts import CRUX, RUBRICS, UMBRELA
+from evaluation.crux.method.judge_prompts import UMBRELA
 
 UNPARSABLE_SHOWN = 10
 
@@ -51,23 +49,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
         parser.add_argument("--run", help="only this run's top-k (default: every run and qrels)")
-        parser.add_argument("--k", type=int, default=DEFAULT_K, help="top-k depth (default 10)")
         parser.add_argument("--topic", help="only this topic (external id)")
         parser.add_argument("--reports", action="store_true", help="judge generated reports")
         parser.add_argument(
             "--distribution", action="store_true", help="rating distributions, no generation"
         )
         parser.add_argument("--embedding", action="store_true", help="the embedding baseline")
-        parser.add_argument("--model", help="LLM judge model id (default: JUDGE_MODEL)")
-        parser.add_argument("--rubric", choices=list(RUBRICS), default=CRUX)
-        parser.add_argument("--prompt-version", help="default: the rubric's latest")
-        parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-        parser.add_argument(
-            "--temperature", type=float, default=0.0, help="> 0: a sampled repeat of the judge"
-        )
-        parser.add_argument("--seed", type=int, help="the repeat's sampling seed (default 0)")
-        parser.add_argument("--sample-size", type=int, help="a seeded random sample of the items")
-        parser.add_argument("--sample-seed", type=int, default=0, help="the sample's seed")
+        # --k, --model, --prompt-version, --batch-size, --rubric, --temperature, --seed,
+        # --sample-size, --sample-seed: the job's declared parameters.
+        JudgeJobParams.add_arguments(parser)
         parser.add_argument(
             "--dry-run", action="store_true", help="print what the job would cost; judge nothing"
         )
@@ -91,18 +81,10 @@ class Command(BaseCommand):
         try:
             params = JudgeJobParams.from_params(
                 {
+                    **JudgeJobParams.from_options(options),
                     "scope": scope,
                     "run_id": run.pk if run else None,
-                    "k": options["k"],
-                    "model": options["model"],
-                    "prompt_version": options["prompt_version"],
-                    "batch_size": options["batch_size"],
                     "method": _method(options),
-                    "rubric": options["rubric"],
-                    "temperature": options["temperature"],
-                    "seed": options["seed"],
-                    "sample_size": options["sample_size"],
-                    "sample_seed": options["sample_seed"],
                 }
             )
         except ValueError as error:

@@ -16,8 +16,8 @@ from crux_app.command_output import write_estimate
 from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job, Run
 from evaluation.dense.collection_summary import collection_summary
-from evaluation.dense.job import DEFAULT_K, KIND, DenseJobParams
-from evaluation.dense.method.graph import DEFAULT_THRESHOLD
+from evaluation.dense.job import KIND
+from evaluation.dense.params import DenseJobParams
 from evaluation.dense.stored_results import latest_results, question_record
 
 
@@ -27,12 +27,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
         parser.add_argument("--run", help="run name (default: the collection's only run)")
-        parser.add_argument("--k", type=int, default=DEFAULT_K)
-        parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
+        # --k, --threshold, --no-refine, --no-chunking, ...: the job's declared parameters.
+        DenseJobParams.add_arguments(parser)
         parser.add_argument("--format", choices=["json", "jsonl"], default="json")
         parser.add_argument("--topic", help="one topic's external id")
-        parser.add_argument("--no-refine", action="store_true", help="skip Algorithm 3")
-        parser.add_argument("--no-chunking", action="store_true", help="skip Algorithm 2")
         reading = parser.add_mutually_exclusive_group()
         reading.add_argument(
             "--compute",
@@ -56,8 +54,6 @@ class Command(BaseCommand):
         if collection is None:
             raise CommandError(f"--collection: no collection named {options['collection']!r}")
         run = self._run(collection, options["run"])
-        if options["k"] < 1:
-            raise CommandError(f"--k must be >= 1, got {options['k']}")
         topic = None
         if options["topic"]:
             topic = collection.topics.filter(external_id=options["topic"]).first()
@@ -92,13 +88,12 @@ class Command(BaseCommand):
         raise CommandError(f"--run: no run {name!r} in {collection.name!r}; runs there: {names}")
 
     def _params(self, run: Run, options) -> dict:
-        return DenseJobParams(
-            run_id=run.pk,
-            k=options["k"],
-            threshold=options["threshold"],
-            refine=not options["no_refine"],
-            chunking=not options["no_chunking"],
-        ).as_params(run)
+        config = DenseJobParams(run_id=run.pk, **DenseJobParams.from_options(options))
+        try:
+            config.check()
+        except ValueError as error:
+            raise CommandError(str(error).replace("job parameter", "option")) from None
+        return config.as_params(run)
 
     def _estimate(self, collection, run, topic, options, dry_run: bool) -> None:
         try:

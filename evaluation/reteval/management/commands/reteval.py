@@ -21,8 +21,9 @@ from crux_app.csv_safety import safe_row
 from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job, Run
 from evaluation.reteval.failures import create_failure_campaign
-from evaluation.reteval.job import DEFAULT_KS, KIND, RetEvalJobParams, run_reteval_job
+from evaluation.reteval.job import KIND, run_reteval_job
 from evaluation.reteval.method.verdicts import summarise
+from evaluation.reteval.params import DEFAULT_KS, RetEvalJobParams
 from evaluation.reteval.table import (
     RetEvalInputError,
     RunSummary,
@@ -57,7 +58,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
         parser.add_argument("--run", action="append", help="run name (repeatable; default all)")
-        parser.add_argument("--k", type=int, nargs="+", help="cutoffs (default: the stored ones)")
+        ks = RetEvalJobParams.declared()["ks"]  # the job's bounds; no default: the stored ones
+        parser.add_argument("--k", type=ks.option_value_of(int), nargs="+", help="cutoffs")
         parser.add_argument("--judge", help="judge model id (default: most results)")
         parser.add_argument("--format", choices=FORMATS, default="text")
         parser.add_argument(
@@ -66,7 +68,7 @@ class Command(BaseCommand):
             help="first run the job for each --run (default: every run) in this process, "
             "with the configured models",
         )
-        parser.add_argument("--max-questions", type=int, help="with --compute: the first N")
+        RetEvalJobParams.add_arguments(parser, ["max_questions"])  # with --compute: the first N
         parser.add_argument("--campaign", help="create a failure-category campaign of this name")
         parser.add_argument(
             "--dry-run",

@@ -16,9 +16,10 @@ from crux_app.command_output import write_estimate
 from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job
 from evaluation.scaar.export import render_csv, render_json
-from evaluation.scaar.job import DEFAULT_K, KIND, ScaarJobParams
+from evaluation.scaar.job import KIND
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.scaar.page import collection_summaries
+from evaluation.scaar.params import ScaarJobParams
 
 
 class Command(BaseCommand):
@@ -31,7 +32,6 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--system", help="only the outputs of this system")
         parser.add_argument("--output", help="only the output with this external id")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
         parser.add_argument(
@@ -39,13 +39,9 @@ class Command(BaseCommand):
             action="store_true",
             help="first analyse the missing outputs in this process, with the configured models",
         )
-        parser.add_argument("--theta0", type=float, default=ScaarJobParams.theta0)
-        parser.add_argument("--alpha", type=float, default=ScaarJobParams.alpha)
-        parser.add_argument(
-            "--weighting", choices=["raw", "normalised"], default=ScaarJobParams.weighting
-        )
-        parser.add_argument("--k", type=int, default=DEFAULT_K, help="passages per query")
-        parser.add_argument("--no-refine", action="store_true", help="do not regenerate answers")
+        # --theta0, --alpha, --weighting, --k, --no-refine, --system, --batch-size: the job's
+        # declared parameters.
+        ScaarJobParams.add_arguments(parser)
         parser.add_argument(
             "--dry-run",
             action="store_true",
@@ -103,16 +99,8 @@ class Command(BaseCommand):
 
     def _job(self, collection: Collection, options: dict) -> tuple[dict, object]:
         """The job's params and topic (one output's topic with ``--output``)."""
-        raw = {
-            "theta0": options["theta0"],
-            "alpha": options["alpha"],
-            "weighting": options["weighting"],
-            "k": options["k"],
-            "refine": not options["no_refine"],
-            "system": options["system"],
-        }
         try:
-            params = ScaarJobParams.from_params(raw).as_params()
+            params = ScaarJobParams.from_params(ScaarJobParams.from_options(options)).as_params()
         except ValueError as error:
             raise CommandError(str(error).replace("job parameter", "option")) from None
         topic = None

@@ -17,13 +17,8 @@ from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Collection, Job
 from evaluation.leaderboard.columns import LeaderboardParams
 from evaluation.seper.correlations import SeperCorrelations, run_deltas, seper_correlations
-from evaluation.seper.job import DEFAULT_K, KIND, SeperJobParams
-
-
-def _k(value: str) -> int:
-    if value.isdigit() and int(value) >= 1:
-        return int(value)
-    raise CommandError(f"--k must be an integer >= 1, got {value!r}")
+from evaluation.seper.job import KIND
+from evaluation.seper.params import SeperJobParams
 
 
 class Command(BaseCommand):
@@ -35,7 +30,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        parser.add_argument("--k", type=_k, default=DEFAULT_K, help="the runs' context depth")
+        SeperJobParams.add_arguments(parser, ["k"])  # the runs' context depth, as the job's
         parser.add_argument("--judge", help="judge of CRUX coverage (default: as evaluate)")
         parser.add_argument("--tau", type=float, default=3.0, help="answerability threshold")
         parser.add_argument("--format", choices=("json", "text"), default="json")

@@ -1,0 +1,137 @@
+"""Storing a reviewer's decision, once, and writing it as the adjudicated judge's judgment.
+
+The same guarantees as an annotation submit (``annotation/submission.py``): the item row is
+locked, a decision already stored is never overwritten (a double submit, a second reviewer on
+the same item: ``stored`` False), and the adjudicated judgment is written in the same
+transaction, so a decision and its judgment exist together or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from crux_app.data_version import bump_topics
+from crux_app.models import Judgment
+from crux_app.vocabulary import FAILURE_LETTERS
+
+from .models import ReviewCampaign, ReviewDecision, ReviewItem
+from .review_campaigns import OPTION_LETTERS
+from .review_queue import Label
+from .submission import MAX_TIME_MS
+from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
+
+NOTE_CHARS = 5000
+
+
+class DecisionError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class DecisionResult:
+    decision: ReviewDecision
+    stored: bool  # False when the item had been decided before
+
+
+def parse_label(task_type: str, text: str) -> Label:
+    """A label typed by the reviewer (not one of the candidates), checked against the task."""
+    value = (text or "").strip().upper()
+    if task_type == PASSAGE_RATING and value in {str(i) for i in range(6)}:
+        return int(value)
+    if task_type in (REPORT_COVERAGE, ANSWER_EQUIVALENCE) and value in {"0", "1"}:
+        return int(value)
+    if task_type == FAILURE_CATEGORY and value in FAILURE_LETTERS:
+        return value
+    allowed = {
+        PASSAGE_RATING: "0 to 5",
+        REPORT_COVERAGE: "0 or 1",
+        ANSWER_EQUIVALENCE: "0 or 1",
+        FAILURE_CATEGORY: "A to F",
+    }[task_type]
+    raise DecisionError(f"the label must be {allowed}")
+
+
+def chosen_label(item: ReviewItem, option: str, other: str) -> tuple[Label, str]:
+    """(label, option letter): a candidate's letter, or a label typed in ("" as letter)."""
+    if option:
+        index = OPTION_LETTERS.find(option.upper())
+        if index < 0 or index >= len(item.candidates):
+            raise DecisionError(f"option {option!r} is not one of this item's options")
+        return item.candidates[index]["label"], OPTION_LETTERS[index]
+    if other:
+        return parse_label(item.campaign.task_type, other), ""
+    raise DecisionError("choose one of the options or type another label")
+
+
+def decide(
+    item: ReviewItem,
+    reviewer: AbstractBaseUser,
+    label: Label,
+    option: str = "",
+    note: str = "",
+    time_spent_ms: int | None = None,
+    now: datetime | None = None,
+) -> DecisionResult:
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = ReviewItem.objects.select_for_update().select_related("campaign").get(pk=item.pk)
+        existing = ReviewDecision.objects.filter(item=locked).first()
+        if existing is not None:
+            return DecisionResult(existing, stored=False)
+        decision = ReviewDecision.objects.create(
+            item=locked,
+            campaign=locked.campaign,
+            reviewer=reviewer,
+            label=label,
+            option=option,
+            note=note[:NOTE_CHARS],
+            time_spent_ms=None if time_spent_ms is None else min(time_spent_ms, MAX_TIME_MS),
+            decided_at=now,
+        )
+        write_adjudicated_judgment(locked.campaign, locked, label, note)
+    return DecisionResult(decision, stored=True)
+
+
+def write_adjudicated_judgment(
+    campaign: ReviewCampaign, item: ReviewItem, label: Label, note: str
+) -> bool:
+    """The decision as a judgment of the campaign's adjudicated judge (tasks 1 and 2; the other
+    tasks have no judgments table and keep the decision only). Returns whether one was
+    written."""
+    if campaign.judge_id is None or item.subquestion_id is None:
+        return False
+    if campaign.task_type == PASSAGE_RATING and item.passage_id:
+        where = {"passage_id": item.passage_id}
+    elif campaign.task_type == REPORT_COVERAGE and item.output_id:
+        where = {"output_id": item.output_id}
+    else:
+        return False
+    Judgment.objects.update_or_create(
+        judge_id=campaign.judge_id,
+        subquestion_id=item.subquestion_id,
+        **where,
+        defaults={
+            "topic_id": item.topic_id,
+            "task": campaign.task_type,
+            "rating": int(label),
+            "rationale": note,
+        },
+    )
+    bump_topics({item.topic_id})
+    return True
+
+
+def next_item(campaign: ReviewCampaign) -> ReviewItem | None:
+    """The first item nobody has decided yet."""
+    return campaign.items.filter(decision__isnull=True).order_by("position", "id").first()
+
+
+def progress(campaign: ReviewCampaign) -> dict[str, int]:
+    total = campaign.items.count()
+    done = campaign.decisions.count()
+    return {"total": total, "done": done, "percent": round(100 * done / total) if total else 100}

@@ -1,0 +1,18 @@
+"""What a review item is in the shared tables: the reference the queue's loader
+(``annotation/review_labels.py``) and the methods' review label sources
+(``annotation/review_label_sources.py``) both use, kept apart so neither imports the other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """What an item is in the shared tables (for the review payload and adjudicated labels)."""
+
+    topic_id: int
+    subquestion_id: int | None = None
+    passage_id: int | None = None
+    output_id: int | None = None
+    reference_output_id: int | None = None

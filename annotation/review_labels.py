@@ -1,0 +1,150 @@
+"""Stored labels of one collection and task type as ``{item key: {judge: label}}``, for the
+disagreement queue (``annotation/review_queue.py``).
+
+Passage rating and report coverage come from the shared judgments (people's campaign labels are
+mirrored there, machine judges write there); answer equivalence and failure category come from
+campaign answers (``user:<name>`` per annotator) and from the machine judges of the methods that
+declare a ``ReviewLabelSource`` for the task (``annotation/review_label_sources.py``). Item keys
+are readable and stable: ``<topic>/<sub-question position>/<passage or output id>`` for tasks 1
+and 2, ``<topic>/<output id>`` for tasks 3 and 4.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef
+
+from crux_app.models import Collection, Judge, Judgment
+
+from .models import Assignment
+from .review_item_ref import ItemRef
+from .review_label_sources import sources_for
+from .review_queue import Label
+from .task_types import (
+    ANSWER_EQUIVALENCE,
+    FAILURE_CATEGORY,
+    JUDGMENT_TASKS,
+    PASSAGE_RATING,
+    TASK_TYPES,
+)
+
+HUMAN = Judge.Kind.HUMAN.value
+
+
+@dataclass
+class LabelSet:
+    task_type: str
+    labels: dict[str, dict[str, Label]] = field(default_factory=lambda: defaultdict(dict))
+    rationales: dict[str, dict[str, str]] = field(default_factory=lambda: defaultdict(dict))
+    topics: dict[str, str] = field(default_factory=dict)
+    refs: dict[str, ItemRef] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # judge name -> Judge.Kind value
+
+    @property
+    def machines(self) -> frozenset[str]:
+        return frozenset(j for j, k in self.kinds.items() if k != HUMAN)
+
+    def human_judges(self) -> list[str]:
+        return sorted(j for j, k in self.kinds.items() if k == HUMAN)
+
+
+class UnknownJudges(ValueError):
+    pass
+
+
+def collection_labels(collection: Collection, task_type: str = PASSAGE_RATING) -> LabelSet:
+    """Every stored label of ``task_type`` in the collection (unparsed machine output left
+    out: it is no label)."""
+    if task_type not in TASK_TYPES:
+        raise ValueError(f"unknown task {task_type!r}; choose from {', '.join(TASK_TYPES)}")
+    if task_type in JUDGMENT_TASKS:
+        return _judgment_labels(collection, task_type)
+    return _with_machine_labels(collection, _answer_labels(collection, task_type))
+
+
+def check_judges(found: LabelSet, names: list[str]) -> None:
+    """UnknownJudges naming the judges that gave no label of the task in the collection."""
+    missing = [n for n in names if n not in found.kinds]
+    if missing:
+        known = ", ".join(sorted(found.kinds)) or "none"
+        raise UnknownJudges(
+            f"no labels of {found.task_type} by {', '.join(missing)} in this collection; "
+            f"judges with labels: {known}"
+        )
+
+
+def _judgment_labels(collection: Collection, task_type: str) -> LabelSet:
+    out = LabelSet(task_type)
+    item_field = "passage" if task_type == PASSAGE_RATING else "output"
+    rows = (
+        Judgment.objects.filter(topic__collection=collection, task=task_type, rating__isnull=False)
+        .order_by()
+        .values_list(
+            "judge__name",
+            "judge__kind",
+            "topic_id",
+            "topic__external_id",
+            "subquestion_id",
+            "subquestion__position",
+            f"{item_field}_id",
+            f"{item_field}__external_id",
+            "rating",
+            "rationale",
+        )
+    )
+    for judge, kind, topic_id, topic, sq_id, position, item_id, item_ext, rating, why in rows:
+        key = f"{topic}/{position}/{item_ext}"
+        out.kinds[judge] = kind
+        out.labels[key][judge] = int(rating)
+        if why:
+            out.rationales[key][judge] = why
+        out.topics[key] = topic
+        out.refs[key] = ItemRef(topic_id, sq_id, **{f"{item_field}_id": item_id})
+    return out
+
+
+def _answer_labels(collection: Collection, task_type: str) -> LabelSet:
+    out = LabelSet(task_type)
+    rows = Assignment.objects.labels(task_type).filter(campaign__collection=collection)
+    outputs = dict(
+        collection.outputs.filter(
+            Exists(Assignment.objects.filter(item__output_id=OuterRef("pk")))
+        ).values_list("pk", "external_id")
+    )
+    topics = dict(collection.topics.values_list("pk", "external_id"))
+    for row in rows.filter(item__is_gold=False):
+        answer = row["answer"] or {}
+        if task_type == ANSWER_EQUIVALENCE and "equivalent" in answer:
+            label: Label = int(bool(answer["equivalent"]))
+        elif task_type == FAILURE_CATEGORY and answer.get("category"):
+            label = str(answer["category"])
+        else:
+            continue
+        topic = topics.get(row["topic_id"], "")
+        key = f"{topic}/{outputs.get(row['output_id'], row['output_id'])}"
+        judge = f"user:{row['annotator_name']}"
+        out.kinds[judge] = HUMAN
+        out.labels[key][judge] = label
+        if answer.get("rationale"):
+            out.rationales[key][judge] = str(answer["rationale"])
+        out.topics[key] = topic
+        out.refs[key] = ItemRef(
+            row["topic_id"],
+            output_id=row["output_id"],
+            reference_output_id=row["reference_output_id"],
+        )
+    return out
+
+
+def _with_machine_labels(collection: Collection, found: LabelSet) -> LabelSet:
+    """Add the labels of the task's declared machine sources on the campaign answers' items."""
+    for source in sources_for(found.task_type):
+        for key, by_judge in source.load(collection, dict(found.refs)).items():
+            if key not in found.refs:
+                continue  # an item no campaign answer holds has nothing to review it with
+            for judge, label in by_judge.items():
+                found.kinds[judge] = source.judge_kind
+                found.labels[key][judge] = label
+    return found

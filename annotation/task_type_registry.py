@@ -1,0 +1,128 @@
+"""The annotation task types, as one registry: what the rest of ``annotation`` asks of a task.
+
+A task type is one ``TaskType`` entry: its answer parsing and gold comparison, its attention
+checks, how a campaign selects its items, its export columns, its workspace template and keys.
+The campaign, workspace, queue, export and quality code look the entry up by key instead of
+branching on task names, so a new human task is one entry (and its template), declared by the
+app that needs it (``crux_app.method_config.Declaration.annotation_task_types``) or by
+``annotation`` itself (the four built-in types, ``annotation.builtin_task_types``).
+
+Plain Python here: the entries name functions of the modules that hold them; this module
+imports none of them (they import it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from crux_app.registry import Registry
+
+if TYPE_CHECKING:
+    from crux_app.models import Collection, Judge
+
+# ``annotation.models``' Assignment and CampaignItem are named ``Any`` here: the models import
+# the task-type names, and a type-only import back would close an import circle.
+Assignment = Any
+CampaignItem = Any
+
+
+@dataclass
+class ItemSpec:
+    """A campaign item to create: its task type, the payload it shows, the rows it is about."""
+
+    kind: str
+    payload: dict[str, Any]
+    topic_id: int | None = None
+    subquestion_id: int | None = None
+    passage_id: int | None = None
+    output_id: int | None = None
+    reference_output_id: int | None = None
+
+
+@dataclass(frozen=True)
+class AttentionCheck:
+    """A synthetic item of a task's own shape whose text says what to answer, and that
+    answer."""
+
+    payload: dict[str, Any]
+    expected: dict[str, Any]
+
+
+def _one_row(answer: Mapping[str, Any], payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+    # The answer's own fields; ``exports`` keeps those that are label columns.
+    return [dict(answer)]
+
+
+def _output_label(payload: Mapping[str, Any]) -> str:
+    return f"{payload.get('topic')} · {payload.get('output_id', '')}"
+
+
+def _no_judgments(assignment: Assignment) -> int:
+    return 0
+
+
+@dataclass(frozen=True)
+class TaskType:
+    """One annotation task type.
+
+    Answers are stored as JSON on the assignment; ``parse_answer`` makes one from the workspace
+    form's fields and the item's payload, ``answer_to_draft`` is its inverse (an undone answer
+    becomes the item's draft), ``parse_gold`` reads a gold answer written as one cell,
+    ``score`` says how far an answer matches a gold one (in [0, 1], a rating within
+    ``tolerance`` points), ``summary`` writes an answer short for tables.
+
+    ``eligible_keys`` lists a collection's items as keys (reading no texts), ``item_specs``
+    turns keys into items with their payloads; ``selects_outputs`` when the keys are generated
+    outputs (a campaign may then be limited to chosen outputs); ``needs`` says what a
+    collection must hold to give items (the message of an empty selection).
+    ``attention_check`` builds the ``n``-th synthetic check. ``export_rows`` splits an answer
+    (of an item with this payload) into the CSV export's row fragments, whose fields are the
+    shared label columns and ``export_columns`` (added after them); ``platform_format``
+    names the CRUX platform file its labels export to, if any. ``mirror_judgments`` writes an
+    assignment's answer as ``crux_app`` judgments (returns how many), ``mirrored_judgments``
+    finds them again for an undo (the judge's judgments of the item, and the item fields that
+    pick the same pair in other campaigns); ``judge_answers`` reads
+    a judge's labels of items as answers (item pk -> answer), for gold items from a judge.
+    ``item_label`` names an item (by its payload) in researcher tables (default: topic and
+    output). ``template`` is the workspace partial showing an item and its answer fields;
+    ``answer_keys`` the keys it answers with.
+    """
+
+    key: str
+    label: str
+    template: str
+    answer_keys: str
+    parse_answer: Callable[[Mapping[str, str], Mapping[str, Any]], dict]
+    answer_to_draft: Callable[[Mapping[str, Any]], dict[str, str]]
+    parse_gold: Callable[[str, Mapping[str, Any]], dict]
+    score: Callable[[Mapping[str, Any], Mapping[str, Any], int], float]
+    summary: Callable[[Mapping[str, Any]], str]
+    attention_check: Callable[[random.Random, int], AttentionCheck]
+    eligible_keys: Callable[[Collection], list[Any]]
+    item_specs: Callable[[Sequence[Any]], list[ItemSpec]]
+    needs: str
+    selects_outputs: bool = True
+    export_rows: Callable[[Mapping[str, Any], Mapping[str, Any]], list[dict[str, Any]]] = _one_row
+    export_columns: tuple[str, ...] = ()
+    platform_format: str | None = None
+    mirror_judgments: Callable[[Assignment], int] = _no_judgments
+    judge_answers: Callable[[Sequence[CampaignItem], Judge], dict[int, dict]] | None = None
+    item_label: Callable[[Mapping[str, Any]], str] = _output_label
+    mirrored_judgments: Callable[[CampaignItem, Judge], tuple[Any, dict] | None] | None = None
+
+
+TASK_TYPE_REGISTRY: Registry[TaskType] = Registry("annotation task types", (TaskType,))
+
+
+def task_type(key: str) -> TaskType:
+    """The registered task type ``key`` (``KeyError`` when none is)."""
+    return TASK_TYPE_REGISTRY[key]
+
+
+def task_type_choices() -> list[tuple[str, str]]:
+    """(key, label) of every registered task type, in declaration order: the choices of the
+    campaign's ``task_type`` (a callable, so a declared type is valid once registered)."""
+    return [(entry.key, entry.label) for entry in TASK_TYPE_REGISTRY.values()]

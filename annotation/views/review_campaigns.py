@@ -1,0 +1,86 @@
+"""Researcher pages of review campaigns: the list, making one from a disagreement queue, and a
+campaign's page (progress, reviewers, decisions)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views import View
+
+from annotation.models import ReviewCampaign
+from annotation.review_access import add_reviewer
+from annotation.review_campaigns import EmptyQueue, create_review_campaign
+from annotation.review_decisions import progress
+from annotation.review_display import label_text
+from annotation.review_forms import ReviewCampaignForm, ReviewerForm
+from annotation.review_labels import UnknownJudges
+from annotation.task_types import task_label
+from crux_app.roles import ResearcherRequiredMixin
+
+
+class ReviewCampaignListView(ResearcherRequiredMixin, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        campaigns = ReviewCampaign.objects.select_related("collection", "judge")
+        rows = [(c, progress(c)) for c in campaigns]
+        return render(request, "annotation/review/campaign_list.html", {"rows": rows})
+
+
+class ReviewCampaignCreateView(ResearcherRequiredMixin, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        form = ReviewCampaignForm(initial=request.GET.dict())
+        return render(request, "annotation/review/campaign_form.html", {"form": form})
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = ReviewCampaignForm(request.POST)
+        if form.is_valid():
+            try:
+                campaign = create_review_campaign(
+                    form.cleaned_data["collection"],
+                    form.cleaned_data["name"],
+                    form.choice(),
+                    show_sources=form.cleaned_data["show_sources"],
+                    guidelines_md=form.cleaned_data["guidelines_md"],
+                    reviewers=[request.user],
+                    created_by=request.user,
+                )
+            except (EmptyQueue, UnknownJudges, ValueError) as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"{campaign.items.count()} item(s) to review.")
+                return redirect("review-campaign-detail", pk=campaign.pk)
+        context = {"form": form}
+        return render(request, "annotation/review/campaign_form.html", context, status=400)
+
+
+class ReviewCampaignDetailView(ResearcherRequiredMixin, View):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._page(request, get_object_or_404(ReviewCampaign, pk=pk), ReviewerForm())
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = get_object_or_404(ReviewCampaign, pk=pk)
+        form = ReviewerForm(request.POST)
+        if form.is_valid():
+            try:
+                user = add_reviewer(campaign, form.cleaned_data["username"])
+            except LookupError as exc:
+                form.add_error("username", str(exc))
+            else:
+                messages.success(request, f"{user.get_username()} can now review this campaign.")
+                return redirect("review-campaign-detail", pk=campaign.pk)
+        return self._page(request, campaign, form, status=400)
+
+    def _page(
+        self, request: HttpRequest, campaign: ReviewCampaign, form: ReviewerForm, status=200
+    ) -> HttpResponse:
+        decisions = campaign.decisions.select_related("item", "reviewer").order_by("-decided_at")
+        rows = [(d, label_text(campaign.task_type, d.label)) for d in decisions[:200]]
+        context = {
+            "campaign": campaign,
+            "task_label": task_label(campaign.task_type),
+            "progress": progress(campaign),
+            "reviewers": campaign.reviewers.order_by("username"),
+            "decisions": rows,
+            "form": form,
+        }
+        return render(request, "annotation/review/campaign_detail.html", context, status=status)

@@ -1,0 +1,105 @@
+"""One registry type for everything methods plug into the shared pages.
+
+Job kinds, page links, topic summaries, judge kinds, leaderboard columns, agreement sources and
+API endpoints are each held by a ``Registry``: entries are added or replaced by key, and read
+in the order their declared dependencies give (``graphlib``'s topological order, declaration
+order breaking ties), never by magic numbers.
+
+A registry names the entry type it holds; ``Registry.of(entry)`` finds the registry of an entry
+by that type. ``crux_app.method_config.MethodConfig`` relies on it to register what a method
+declares without importing the higher floors that define some of the entry types (the
+leaderboard's columns, the agreement sources): the module that defines an entry type creates its
+registry, and a method cannot build such an entry without importing that module first.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from graphlib import TopologicalSorter
+from operator import attrgetter
+from typing import Any, ClassVar, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+def _no_needs(entry: Any) -> tuple[str, ...]:
+    return ()
+
+
+class Registry(Mapping[str, T], Generic[T]):
+    """Entries of one kind by key (a read-only ``Mapping`` to its readers).
+
+    ``key`` reads an entry's key; ``needs`` the keys of the entries that come before it (keys
+    not registered are ignored: a method may be left out of ``INSTALLED_APPS``); ``prepare``
+    checks or converts an entry as it is registered (it raises ``ValueError`` to refuse one).
+    ``entry_types``: the types ``Registry.of`` maps to this registry (the first is what it
+    holds; the others are converted by ``prepare``).
+    """
+
+    _BY_TYPE: ClassVar[dict[type, Registry[Any]]] = {}
+
+    def __init__(
+        self,
+        what: str,
+        entry_types: tuple[type, ...] = (),
+        key: Callable[[T], str] = attrgetter("key"),
+        needs: Callable[[T], Iterable[str]] = _no_needs,
+        prepare: Callable[[Any], T] | None = None,
+    ) -> None:
+        self.what = what
+        self._key = key
+        self._needs = needs
+        self._prepare = prepare
+        self._entries: dict[str, T] = {}
+        # Counts changes: a cached table names the registry state it was computed with.
+        self.generation = 0
+        for entry_type in entry_types:
+            Registry._BY_TYPE[entry_type] = self
+
+    @classmethod
+    def of(cls, entry: object) -> Registry[Any]:
+        """The registry that holds entries of ``entry``'s type."""
+        for entry_type in type(entry).__mro__:
+            if entry_type in cls._BY_TYPE:
+                return cls._BY_TYPE[entry_type]
+        raise LookupError(f"no registry holds {type(entry).__name__} entries")
+
+    def register(self, entry: Any) -> T:
+        """Add an entry, or replace the one with its key (which keeps its place in the
+        declaration order)."""
+        prepared: T = self._prepare(entry) if self._prepare is not None else entry
+        self._entries[self._key(prepared)] = prepared
+        self.generation += 1
+        return prepared
+
+    def unregister(self, key: str) -> None:
+        self._entries.pop(key, None)
+        self.generation += 1
+
+    def __getitem__(self, key: str) -> T:
+        return self._entries[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def ordered(self) -> list[T]:
+        """Every entry after the entries it needs; otherwise in declaration order (raises
+        ``graphlib.CycleError`` when the needs run in a circle)."""
+        position = {key: index for index, key in enumerate(self._entries)}
+        sorter: TopologicalSorter[str] = TopologicalSorter()
+        for key, entry in self._entries.items():
+            sorter.add(key, *(need for need in self._needs(entry) if need in position))
+        sorter.prepare()
+        ready: list[tuple[int, str]] = []
+        keys: list[str] = []
+        while sorter.is_active():
+            for key in sorter.get_ready():
+                heapq.heappush(ready, (position[key], key))
+            _, key = heapq.heappop(ready)
+            keys.append(key)
+            sorter.done(key)
+        return [self._entries[key] for key in keys]

@@ -1,0 +1,1 @@
+"""Pure statistics of the agreement pages (numpy/scipy only)."""

@@ -1,0 +1,154 @@
+"""What the nugget pages show, built from stored rows (no model calls): the collection's scores,
+stacked bars and per-topic counts, and one topic's drill-down to nuggets, passages, sentences."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from crux_app.models import Collection, GeneratedOutput, Judge, Passage, Topic
+from evaluation.nuggets.losses import (
+    LossSettings,
+    NuggetLoss,
+    RunLosses,
+    losses_figure,
+    nugget_losses,
+    run_losses,
+    support_judges,
+)
+from evaluation.nuggets.method.attribution import CATEGORIES, category_counts
+from evaluation.nuggets.models import AnswerSentence, Nugget
+from evaluation.nuggets.params import LossParams
+from evaluation.nuggets.run_scores import RunScore, assignment_judges, run_scores
+
+
+@dataclass(frozen=True)
+class Choice:
+    judges: list[Judge]
+    support_judges: list[Judge]
+    settings: LossSettings | None  # None: no judge has assigned nuggets here
+
+
+def choose(collection: Collection, data: dict, params: LossParams) -> Choice:
+    judges, supports = assignment_judges(collection), support_judges(collection)
+    judge = next((j for j in judges if j.name == data.get("judge")), judges[0] if judges else None)
+    support = next(
+        (j for j in supports if j.name == data.get("support_judge")),
+        supports[0] if supports else None,
+    )
+    settings = None if judge is None else LossSettings(judge, support, params.k, params.tau)
+    return Choice(judges, supports, settings)
+
+
+@dataclass(frozen=True)
+class TopicCounts:
+    topic: Topic
+    counts: dict[str, dict[str, int]]  # run -> category -> vital nuggets
+
+
+@dataclass
+class CollectionPage:
+    collection: Collection
+    choice: Choice
+    scores: list[RunScore] = field(default_factory=list)
+    losses: list[RunLosses] = field(default_factory=list)
+    topics: list[TopicCounts] = field(default_factory=list)
+    figure: dict = field(default_factory=dict)
+    nuggets: int = 0
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return CATEGORIES
+
+    @property
+    def runs(self) -> list[str]:
+        return [r.run for r in self.losses]
+
+
+def collection_page(collection: Collection, choice: Choice) -> CollectionPage:
+    page = CollectionPage(collection, choice)
+    page.nuggets = Nugget.objects.filter(topic__collection=collection).count()
+    settings = choice.settings
+    if settings is None:
+        return page
+    page.scores = run_scores(collection, settings.judge)
+    rows = nugget_losses(collection, settings)
+    page.losses = run_losses(rows, settings.judge.kind == Judge.Kind.HUMAN)
+    page.figure = losses_figure(page.losses)
+    by_topic: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        by_topic[row.topic_pk][row.run].append(row.category)
+    topics = Topic.objects.filter(pk__in=list(by_topic)).order_by("external_id")
+    page.topics = [
+        TopicCounts(t, {run: category_counts(c) for run, c in sorted(by_topic[t.pk].items())})
+        for t in topics
+    ]
+    return page
+
+
+@dataclass(frozen=True)
+class SentenceView:
+    position: int
+    text: str
+    cited: tuple[str, ...]  # docids
+
+
+@dataclass(frozen=True)
+class NuggetView:
+    loss: NuggetLoss
+    passages: list[Passage]  # the supporting passages the run retrieved or cited
+    sentences: list[SentenceView]  # the sentences that cite one of them
+
+
+@dataclass(frozen=True)
+class RunView:
+    run: str
+    output: GeneratedOutput
+    sentences: list[SentenceView]
+    nuggets: list[NuggetView]
+
+
+@dataclass
+class TopicPage:
+    topic: Topic
+    choice: Choice
+    nuggets: list[Nugget]
+    runs: list[RunView] = field(default_factory=list)
+
+
+def _sentences(output: GeneratedOutput) -> list[SentenceView]:
+    docids = [c.passage.external_id for c in output.context.order_by("position")]
+    return [
+        SentenceView(
+            s.position,
+            s.text,
+            tuple(docids[i] for i in s.citations if 0 <= i < len(docids)),
+        )
+        for s in AnswerSentence.objects.filter(output=output).order_by("position")
+    ]
+
+
+def topic_page(topic: Topic, choice: Choice) -> TopicPage:
+    page = TopicPage(topic, choice, list(Nugget.objects.filter(topic=topic).order_by("position")))
+    if choice.settings is None:
+        return page
+    rows = nugget_losses(topic.collection, choice.settings, topic_pk=topic.pk)
+    by_output: dict[int, list[NuggetLoss]] = defaultdict(list)
+    for row in rows:
+        by_output[row.output_pk].append(row)
+    outputs = GeneratedOutput.objects.filter(pk__in=list(by_output)).select_related("run")
+    for output in sorted(outputs, key=lambda o: o.run.name if o.run else o.system):
+        sentences = _sentences(output)
+        views = []
+        for loss in by_output[output.pk]:
+            docids = set(loss.retrieved_support) | set(loss.cited_support)
+            passages = list(
+                Passage.objects.filter(
+                    collection=topic.collection, external_id__in=docids
+                ).order_by("external_id")
+            )
+            citing = [s for s in sentences if docids & set(s.cited)]
+            views.append(NuggetView(loss, passages, citing))
+        run = output.run.name if output.run else output.system
+        page.runs.append(RunView(run, output, sentences, views))
+    return page

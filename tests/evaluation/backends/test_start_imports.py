@@ -1,0 +1,33 @@
+"""A process that starts Django (web, worker, command) does not import torch or transformers:
+their import took ~7 s of CPU per process start; only building a model needs them."""
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+SNIPPET = """
+import sys
+import django
+django.setup()
+from django.urls import get_resolver
+get_resolver().url_patterns  # every view module, as the first request imports them
+from evaluation.backends import model_ids, registry
+model_ids.generator_model(), model_ids.judge_model(), model_ids.nli_model()
+heavy = sorted(name for name in ("torch", "transformers") if name in sys.modules)
+print("heavy:", ",".join(heavy))
+"""
+
+
+def test_starting_django_and_naming_models_imports_no_torch():
+    result = subprocess.run(
+        [sys.executable, "-c", SNIPPET],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "crux_app.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "heavy:"
