@@ -23,7 +23,8 @@ QUESTIONS = [
         (SeperContext("p2", "Pride and Prejudice is an 1813 novel by Jane Austen."),),
     ),
 ]
-PARAMS = SamplingParams(n_samples=3, max_new_tokens=8, seed=3)
+# Two samples: the LLM NLI takes ~0.5 s a pair on one CPU thread, and pairs grow as n^2.
+PARAMS = SamplingParams(n_samples=2, max_new_tokens=8, seed=3)
 
 
 def test_seper_on_the_embedded_models_samples_once_and_reuses_the_cache(
@@ -39,12 +40,12 @@ def test_seper_on_the_embedded_models_samples_once_and_reuses_the_cache(
         m = len(question.golds)
         for ctx in [result.baseline, *result.contexts]:
             score = ctx.score
-            assert score.kernel.shape == (3, m) and score.gold_masses.shape == (m,)
+            assert score.kernel.shape == (2, m) and score.gold_masses.shape == (m,)
             assert np.all((score.kernel >= 0) & (score.kernel <= 1))
             assert score.weights.sum() == pytest.approx(1.0)
-            assert sorted(i for c in score.clusters for i in c.members) == [0, 1, 2]
+            assert sorted(i for c in score.clusters for i in c.members) == [0, 1]
             assert 0 <= score.hard <= 1 and 0 <= score.soft <= 1
-            assert len(ctx.responses) == 3
+            assert len(ctx.responses) == 2
             for response in ctx.responses:
                 assert len(response.tokens) == len(response.token_logprobs)
                 assert "\n" not in response.text
