@@ -23,6 +23,9 @@ LABELS = {
     "recall": "Recall@{k}",
     "rprec": "R-Prec",
 }
+# Offered to the judge report: its per-topic values are computed under each judge's ratings.
+JUDGE_REPORT = ("coverage", "alpha_ndcg")
+RATINGS_BASIS = "under each judge's own 0-5 ratings (answerable sub-questions covered)"
 
 
 def topics_text(summary: dict[str, int]) -> str:
@@ -38,7 +41,16 @@ def topics_text(summary: dict[str, int]) -> str:
 
 
 COLUMNS = (
-    *(Column(m, LABELS[m], ranked="always") for m in METRICS),
+    *(
+        Column(
+            m,
+            LABELS[m],
+            ranked="always",
+            judge_report=m in JUDGE_REPORT,
+            judge_basis=RATINGS_BASIS if m in JUDGE_REPORT else "",
+        )
+        for m in METRICS
+    ),
     Column(
         "missing_judgments",
         "Missing judgments",

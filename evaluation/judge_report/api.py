@@ -21,7 +21,7 @@ from evaluation.judge_report.forms import (
     DEFAULT_PAGE_RESAMPLES,
     JudgeReportForm,
     default_judges,
-    judge_names,
+    judge_choices,
 )
 from evaluation.judge_report.report import build_report
 from evaluation.judge_report.views import NEEDS_TWO_JUDGES
@@ -42,7 +42,7 @@ class JudgeReportApiView(APIView):
             raise field_error("judge_a", NEEDS_TWO_JUDGES)
         for key, value in defaults.items():
             data.setdefault(key, value)
-        form = JudgeReportForm(data, judges=judge_names(collection))
+        form = JudgeReportForm(data, judges=judge_choices(collection))
         if not form.is_valid():
             raise FormRefused(form.errors)
         try:

@@ -19,13 +19,6 @@ PPI_ASSUMPTION = (
     "finds hard, or the first ones, breaks it."
 )
 HISTOGRAM_EDGES = [round(-1 + 0.2 * i, 1) for i in range(11)]
-# Whose grades a metric reads here (the leaderboard reads one qrels source for every judge).
-METRIC_BASIS = {
-    "ndcg": "under each judge's own grades: its passage qrels when it has them, else its "
-    "highest rating of a passage over the sub-questions (not a shared qrels source)",
-    "coverage": "under each judge's own 0-5 ratings (answerable sub-questions covered)",
-    "alpha_ndcg": "under each judge's own 0-5 ratings (answerable sub-questions covered)",
-}
 
 
 def _number(value: float | None) -> float | None:
@@ -43,7 +36,7 @@ def meta(report: JudgeReport) -> dict[str, object]:
         "generated_at": report.generated_at.isoformat(timespec="seconds"),
         "metric": params.metric,
         "metric_label": params.metric_label,
-        "metric_basis": METRIC_BASIS.get(params.metric, ""),
+        "metric_basis": params.metric_basis,
         "k": params.k,
         "judges": {
             "a": report.judge_a.as_dict(),

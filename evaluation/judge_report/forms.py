@@ -12,8 +12,10 @@ from crux_app.judge_ensembles import ensemble_statuses
 from crux_app.models import Collection
 from evaluation.judge_report.label_campaign import LabelPlan
 from evaluation.judge_report.method.ranking_agreement import Bootstrap
+from evaluation.judge_report.metrics import NDCG, metrics
 from evaluation.judge_report.report import JudgeReportParams
-from evaluation.judge_report.scores import METRIC_LABELS, METRICS
+from evaluation.judge_report.scores import judge_kind_text
+from evaluation.leaderboard.columns import judge_report_judges
 
 MAX_K = 1000  # the deepest cutoff a page evaluates (as the leaderboard's)
 MAX_RESAMPLES = 5000
@@ -41,6 +43,21 @@ def judge_names(collection: Collection) -> list[tuple[str, str]]:
     return names
 
 
+def judge_choices(collection: Collection) -> list[tuple[str, str]]:
+    """``judge_names``, then the judges that only the judge report's registered columns have
+    per-topic values under (e.g. labels of another kind than passage ratings)."""
+    names = judge_names(collection)
+    known = {name for name, _ in names}
+    extra = [n for n in judge_report_judges(collection) if n not in known]
+    return names + [(n, f"{n} ({judge_kind_text(n)})") for n in extra]
+
+
+def metric_choices() -> list[tuple[str, str]]:
+    """nDCG and the leaderboard columns flagged for the judge report (read when a form is made:
+    a method registered later is offered)."""
+    return [(key, found.choice_label) for key, found in metrics().items()]
+
+
 def default_judges(collection: Collection) -> tuple[str, str] | None:
     """An LLM judge as A and a person as B when there are both, else the first two judges."""
     judges = collection_judges(collection)
@@ -55,9 +72,7 @@ def default_judges(collection: Collection) -> tuple[str, str] | None:
 class JudgeReportForm(forms.Form):
     judge_a = forms.ChoiceField(label="Judge A")
     judge_b = forms.ChoiceField(label="Judge B")
-    metric = forms.ChoiceField(
-        choices=[(m, METRIC_LABELS[m].replace("@{k}", "@k")) for m in METRICS], initial="ndcg"
-    )
+    metric = forms.ChoiceField(initial=NDCG)
     k = forms.IntegerField(min_value=1, max_value=MAX_K, initial=10)
     resamples = forms.IntegerField(
         min_value=0, max_value=MAX_RESAMPLES, initial=DEFAULT_PAGE_RESAMPLES, required=False
@@ -68,6 +83,7 @@ class JudgeReportForm(forms.Form):
         super().__init__(data, **kwargs)
         self.fields["judge_a"].choices = judges
         self.fields["judge_b"].choices = judges
+        self.fields["metric"].choices = metric_choices()
 
     def clean(self) -> dict:
         data = super().clean()

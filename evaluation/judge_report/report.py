@@ -35,9 +35,8 @@ from evaluation.judge_report.method.ranking_agreement import (
     RankingAgreement,
     ranking_agreement,
 )
+from evaluation.judge_report.metrics import NDCG, metric_named
 from evaluation.judge_report.scores import (
-    METRIC_LABELS,
-    METRICS,
     Axes,
     collection_axes,
     judge_kind,
@@ -52,7 +51,7 @@ from evaluation.judge_report.self_consistency import build_self_consistency
 class JudgeReportParams:
     judge_a: str
     judge_b: str
-    metric: str = "ndcg"
+    metric: str = NDCG  # metrics.metrics()'s keys
     k: int = 10
     bootstrap: Bootstrap = field(default_factory=Bootstrap)
     alpha: float = DEFAULT_ALPHA  # significance level of the paired tests
@@ -60,10 +59,7 @@ class JudgeReportParams:
     def __post_init__(self) -> None:
         if self.judge_a == self.judge_b:
             raise EvaluationInputError(f"name two different judges, got {self.judge_a!r} twice")
-        if self.metric not in METRICS:
-            raise EvaluationInputError(
-                f"metric must be one of {', '.join(METRICS)}, got {self.metric!r}"
-            )
+        metric_named(self.metric)  # an unknown key is an EvaluationInputError listing the known
         if not isinstance(self.k, int) or isinstance(self.k, bool) or self.k < 1:
             raise EvaluationInputError(f"k must be an integer >= 1, got {self.k!r}")
         if not 0 < self.alpha < 1:
@@ -71,7 +67,11 @@ class JudgeReportParams:
 
     @property
     def metric_label(self) -> str:
-        return METRIC_LABELS[self.metric].replace("{k}", str(self.k))
+        return metric_named(self.metric).label_for(self.k)
+
+    @property
+    def metric_basis(self) -> str:
+        return metric_named(self.metric).basis
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ def build_report(collection: Collection, params: JudgeReportParams) -> JudgeRepo
         JudgeSide(name, judge_kind(name), ensembles.get(name), judge_kind_text(name))
         for name in names
     ]
-    rankings = top_k(axes, params.k) if params.metric == "ndcg" else None
+    rankings = top_k(axes, params.k) if params.metric == NDCG else None
     scores = [
         judge_scores(collection, s.name, params.metric, params.k, axes, rankings) for s in sides
     ]

@@ -1,8 +1,9 @@
 """Per-(run, topic) scores of a collection's runs under one judge, for one metric and cutoff.
 
-- ``coverage`` and ``alpha_ndcg`` are read from the leaderboard's registered columns
-  (``per_topic_values`` with ``LeaderboardParams(judge=..., k=...)``): whichever method
-  registers them computes them; this module names none.
+- every other metric (``metrics.metrics``: a leaderboard column flagged for the judge report)
+  is read from the leaderboard's registered columns (``per_topic_values`` with
+  ``LeaderboardParams(judge=..., k=...)``): whichever method registers it computes it; this
+  module names none.
 - ``ndcg`` is nDCG@k (``ir_measures``, trec_eval's linear gains) of each run's top k under the
   judge's passage relevance grades: the passage qrels whose source is the judge's name when there
   are any (a TREC qrels file imported as that judge's labels), else the judge's passage ratings,
@@ -31,11 +32,8 @@ from crux_app.inputs import (
 from crux_app.judge_kinds import kind_label
 from crux_app.models import Collection, Judge, Judgment, PassageQrel, RunEntry, Topic
 from crux_app.query_arrays import int_columns
+from evaluation.judge_report.metrics import NDCG, metric_keys
 from evaluation.leaderboard.columns import LeaderboardParams, per_topic_values
-
-METRICS = ("ndcg", "coverage", "alpha_ndcg")
-METRIC_LABELS = {"ndcg": "nDCG@{k}", "coverage": "Coverage@{k}", "alpha_ndcg": "α-nDCG@{k}"}
-REGISTERED = ("coverage", "alpha_ndcg")  # read from the leaderboard's column registry
 
 
 @dataclass(frozen=True)
@@ -199,10 +197,11 @@ def judge_scores(
 ) -> np.ndarray:
     """(R, T) scores of the axes' runs on its topics under the named judge (``rankings``: see
     ``ndcg_scores``)."""
-    if metric not in METRICS:
-        raise EvaluationInputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    keys = metric_keys()
+    if metric not in keys:
+        raise EvaluationInputError(f"metric must be one of {', '.join(keys)}, got {metric!r}")
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise EvaluationInputError(f"k must be an integer >= 1, got {k!r}")
-    if metric == "ndcg":
+    if metric == NDCG:
         return ndcg_scores(collection, name, k, axes, rankings)
     return registered_scores(collection, name, metric, k, axes)

@@ -17,6 +17,7 @@ from evaluation.judge_report.forms import (
     JudgeReportForm,
     LabelCampaignForm,
     default_judges,
+    judge_choices,
     judge_names,
 )
 from evaluation.judge_report.html_report import render_html
@@ -45,7 +46,7 @@ def _form(request: HttpRequest, collection: Collection) -> JudgeReportForm:
         defaults |= {"judge_a": picked[0], "judge_b": picked[1]}
     for name, value in defaults.items():
         data.setdefault(name, value)
-    return JudgeReportForm(data, judges=judge_names(collection))
+    return JudgeReportForm(data, judges=judge_choices(collection))
 
 
 class JudgeReportView(ResearcherRequiredMixin, View):

@@ -66,6 +66,11 @@ class Column:
     k_topics: KTopics | None = None  # the depths with stored values (None: computed at any k)
     # True: a run with no value at the leaderboard's k shows its value at ``best_covered_k``.
     k_fallback: bool = False
+    # True: offered as a metric of the judge report, under this key and label, which compares
+    # the run rankings two judges induce through the group's ``per_topic`` values read under
+    # each judge's name (a group without ``per_topic`` offers nothing there).
+    judge_report: bool = False
+    judge_basis: str = ""  # whose labels its per-topic values rest on, as the report says it
 
     def label_for(self, k: int | str) -> str:
         return self.label.replace("{k}", str(k))
@@ -102,6 +107,9 @@ class ColumnGroup:
     panel_above: str | None = None  # templates rendered with the group's panel context
     panel_below: str | None = None
     per_topic: PerTopic | None = None  # per-topic values, for correlations with other figures
+    # The judges (names) its per-topic values exist under in a collection, besides the judges
+    # with passage ratings: the judge report offers them for its ``judge_report`` columns.
+    judges: Callable[[Collection], list[str]] | None = None
 
 
 # (collection, params, run names) -> run name -> value (None: not computed for that run)
@@ -200,6 +208,21 @@ def best_covered_k(topics_by_k: Mapping[int, int]) -> int | None:
     """The depth with the most topics (the deepest on a tie); where a ``k_fallback`` column
     reads a run that has no value at the leaderboard's k."""
     return max(topics_by_k, key=lambda k: (topics_by_k[k], k)) if topics_by_k else None
+
+
+def judge_report_columns() -> list[Column]:
+    """The columns offered to the judge report: flagged, in a group with per-topic values."""
+    return [c for g in groups() if g.per_topic is not None for c in g.columns if c.judge_report]
+
+
+def judge_report_judges(collection: Collection) -> list[str]:
+    """The judges that groups with judge report columns have per-topic values under (each
+    name once, in the groups' order)."""
+    names: dict[str, None] = {}
+    for group in groups():
+        if group.judges is not None and any(c.judge_report for c in group.columns):
+            names.update(dict.fromkeys(group.judges(collection)))
+    return list(names)
 
 
 def k_coverage(

@@ -26,6 +26,11 @@ DESCRIPTIONS = {
     "vital": "share of vital nuggets supported, a partial support counting 0.5",
     "all": "share of all nuggets supported, a partial support counting 0.5",
 }
+# What the judge report says its nugget metrics rest on.
+JUDGE_BASIS = (
+    "under each judge's own nugget assignments (a partial support counts 0.5 outside the "
+    "strict scores)"
+)
 
 
 def column_key(score: str) -> str:
@@ -38,6 +43,11 @@ def scoring_judge(collection: Collection, params: LeaderboardParams) -> Judge | 
         if judge.name == params.judge:
             return judge
     return known[0] if known else None
+
+
+def assignment_judge_names(collection: Collection) -> list[str]:
+    """The judges the judge report may compare on nugget scores: those with assignments here."""
+    return [judge.name for judge in assignment_judges(collection)]
 
 
 def _per_run(collection: Collection, params: LeaderboardParams, run_names: list[str]):
@@ -80,8 +90,14 @@ def nugget_per_topic(
 
 GROUP = ColumnGroup(
     key="nuggets",
-    columns=tuple(Column(column_key(s), LABELS[s], DESCRIPTIONS[s]) for s in SCORE_NAMES),
+    columns=tuple(
+        Column(
+            column_key(s), LABELS[s], DESCRIPTIONS[s], judge_report=True, judge_basis=JUDGE_BASIS
+        )
+        for s in SCORE_NAMES
+    ),
     compute=nugget_values,
     order=400,  # after CRUX (0), before the one-column groups (500)
     per_topic=nugget_per_topic,
+    judges=assignment_judge_names,
 )

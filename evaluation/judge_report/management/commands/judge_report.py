@@ -1,5 +1,6 @@
-"""manage.py judge_report --collection NAME --judges A B --metric ndcg|coverage|alpha_ndcg
---k K [--resamples 2000] [--seed 0] --format json|html [--out PATH]."""
+"""manage.py judge_report --collection NAME --judges A B --metric ndcg|KEY --k K
+[--resamples 2000] [--seed 0] --format json|html [--out PATH] (KEY: a leaderboard column a
+method offers to the judge report, ``evaluation.judge_report.metrics``)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from evaluation.judge_report.method.ranking_agreement import (
     DEFAULT_SEED,
     Bootstrap,
 )
+from evaluation.judge_report.metrics import NDCG, metric_keys
 from evaluation.judge_report.report import JudgeReportParams, build_report
-from evaluation.judge_report.scores import METRICS
 
 RENDERERS = {"json": to_json, "html": render_html}
 MAX_RESAMPLES = 100_000
@@ -33,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--judges", nargs=2, required=True, metavar=("A", "B"), help="two judge names"
         )
-        parser.add_argument("--metric", choices=METRICS, default="ndcg")
+        parser.add_argument("--metric", choices=metric_keys(), default=NDCG)
         parser.add_argument("--k", type=int, default=10, help="cutoff (default 10)")
         parser.add_argument(
             "--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (0: off)"
