@@ -22,9 +22,10 @@ models are ready: the entries (which name views, forms and loaders) are built in
             from api.registry import JobForm
             from crux_app.jobs.catalog import JobKind, collection_page
             from crux_app.page_links import PageLink
-            from evaluation.nuggets.forms import NuggetJobForm
-            from evaluation.nuggets.leaderboard_columns import COLUMN
-            from evaluation.nuggets.topic_summary import SUMMARY
+            # The method's own modules, relative: this module names no method.
+            from .forms import NuggetJobForm
+            from .leaderboard_columns import COLUMN
+            from .topic_summary import SUMMARY
 
             return Declaration(
                 job_kinds=(
