@@ -9,7 +9,8 @@ from crux_app.models import Collection
 from .models import ReviewCampaign
 from .review_queue import KINDS, SAMPLINGS
 from .review_selection import QueueChoice
-from .task_types import PASSAGE_RATING, TASK_LABELS
+from .task_type_registry import task_type_choices
+from .task_types import PASSAGE_RATING
 
 MAX_NAMES = 50
 MAX_SAMPLE = 100_000
@@ -26,7 +27,7 @@ def _names(text: str, what: str) -> tuple[str, ...]:
 class ReviewCampaignForm(forms.Form):
     name = forms.CharField(max_length=200)
     collection = forms.ModelChoiceField(queryset=Collection.objects.order_by("name"))
-    task_type = forms.ChoiceField(choices=list(TASK_LABELS.items()), initial=PASSAGE_RATING)
+    task_type = forms.ChoiceField(choices=task_type_choices, initial=PASSAGE_RATING)
     kind = forms.ChoiceField(label="disagreements", choices=list(KINDS.items()), initial="any")
     judges = forms.CharField(
         required=False,

@@ -126,3 +126,8 @@ def task_type_choices() -> list[tuple[str, str]]:
     """(key, label) of every registered task type, in declaration order: the choices of the
     campaign's ``task_type`` (a callable, so a declared type is valid once registered)."""
     return [(entry.key, entry.label) for entry in TASK_TYPE_REGISTRY.values()]
+
+
+def item_kind_choices() -> list[tuple[str, str]]:
+    """The choices of a campaign item's ``kind``: the task types and the attention check."""
+    return [*task_type_choices(), ("attention", "Attention check")]

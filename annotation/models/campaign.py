@@ -7,8 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, F, Q, Sum
 
-from annotation.task_type_registry import TASK_TYPE_REGISTRY
-from annotation.task_types import TASK_LABELS
+from annotation.task_type_registry import TASK_TYPE_REGISTRY, item_kind_choices, task_type_choices
 
 
 class CampaignQuerySet(models.QuerySet):
@@ -37,7 +36,7 @@ class Campaign(models.Model):
     collection = models.ForeignKey(
         "crux_app.Collection", on_delete=models.CASCADE, related_name="campaigns"
     )
-    task_type = models.CharField(max_length=32, choices=list(TASK_LABELS.items()))
+    task_type = models.CharField(max_length=32, choices=task_type_choices)
     guidelines_md = models.TextField("guidelines (Markdown)", blank=True)
     overlap = models.PositiveSmallIntegerField(
         "annotators per item", default=2, validators=[MinValueValidator(1)]
@@ -173,14 +172,11 @@ class CampaignItem(models.Model):
     """
 
     class Kind(models.TextChoices):
-        PASSAGE_RATING = "passage_rating", "Passage x sub-question"
-        REPORT_COVERAGE = "report_coverage", "Report x its sub-questions"
-        ANSWER_EQUIVALENCE = "answer_equivalence", "Answer vs gold answers"
-        FAILURE_CATEGORY = "failure_category", "RAG answer vs semi-gold answer"
+        # The other kinds are the registered task types (``item_kind_choices``).
         ATTENTION = "attention", "Attention check"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
-    kind = models.CharField(max_length=32, choices=Kind.choices)
+    kind = models.CharField(max_length=32, choices=item_kind_choices)
     topic = models.ForeignKey(
         "crux_app.Topic", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 
 from annotation.review_queue import KINDS, SAMPLINGS
-from annotation.task_types import TASK_LABELS
+from annotation.task_type_registry import task_type_choices
 
 
 class ReviewCampaign(models.Model):
@@ -25,7 +25,7 @@ class ReviewCampaign(models.Model):
     collection = models.ForeignKey(
         "crux_app.Collection", on_delete=models.CASCADE, related_name="review_campaigns"
     )
-    task_type = models.CharField(max_length=32, choices=list(TASK_LABELS.items()))
+    task_type = models.CharField(max_length=32, choices=task_type_choices)
     kind = models.CharField(max_length=32, choices=list(KINDS.items()), default="any")
     sampling = models.CharField(max_length=16, choices=list(SAMPLINGS.items()), default="all")
     # Blind by default: the reviewer sees anonymous options A, B, C; naming who gave each label
