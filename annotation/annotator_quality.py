@@ -17,6 +17,7 @@ from .annotator_agreement import Tally, majority_hits, tally, trend
 from .models import AnnotatorProfile, Assignment, Campaign, ReviewDecision, ReviewItem
 from .progress import AnnotatorRow, annotator_rows
 from .quality import speeding_floor_ms
+from .task_type_registry import TASK_TYPE_REGISTRY
 from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
 Unit = tuple[int, Hashable]  # (campaign item id, sub-question position or "")
@@ -96,7 +97,9 @@ def answer_units(kind: str, payload: dict, answer: dict) -> dict[Hashable, tuple
         return {"": (int(bool(answer["equivalent"])), f"{topic}/{payload.get('output_id')}")}
     if kind == FAILURE_CATEGORY and answer.get("category"):
         return {"": (str(answer["category"]), f"{topic}/{payload.get('output_id')}")}
-    return {}
+    entry = TASK_TYPE_REGISTRY.get(kind)  # a declared type says it itself
+    unit = entry.review_unit(payload, answer) if entry and entry.review_unit else None
+    return {} if unit is None else {"": unit}
 
 
 def _reference(campaign: Campaign) -> dict[str, Any]:

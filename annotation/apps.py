@@ -15,8 +15,10 @@ class AnnotationConfig(PluginConfig):
 
     def ready(self) -> None:
         from annotation.campaign_api import register_api as register_campaign_api
+        from annotation.review_api import register_api as register_review_api
         from annotation.workspace_api import register_api as register_workspace_api
 
         super().ready()
         register_campaign_api()
         register_workspace_api()
+        register_review_api()

@@ -15,7 +15,8 @@ from typing import Any
 from crux_app import vocabulary
 
 from . import answers, attention_checks, campaign_setup, exports, selection, submission, undo
-from .task_type_registry import TaskType
+from .campaign_from_items import check_rating_keys
+from .task_type_registry import TaskType, WorkspaceKeys
 from .task_types import (
     ANSWER_EQUIVALENCE,
     ANSWER_KEYS,
@@ -28,6 +29,18 @@ from .task_types import (
 
 def _rating_item_label(payload: Mapping[str, Any]) -> str:
     return f"{payload.get('topic')} #{payload.get('position')} · {payload.get('passage_id')}"
+
+
+def _rating_cue(payload: Mapping[str, Any]) -> dict[str, str]:
+    """The change cue's data (``static/js/workspace_cue.js``): the same topic and sub-question
+    with another passage flashes the passage."""
+    return {
+        "context": f"{payload.get('topic')}|{payload.get('position')}",
+        "passage": str(payload.get("passage_id")),
+    }
+
+
+YES_NO = {"y": "yes", "n": "no"}
 
 
 BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
@@ -51,6 +64,15 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         mirror_judgments=submission.mirror_rating,
         judge_answers=campaign_setup.rating_judge_answers,
         mirrored_judgments=undo.rating_judgments,
+        keys=WorkspaceKeys(
+            answer_field="rating",
+            values={str(r): str(r) for r in vocabulary.RATINGS},
+            missing="Choose a rating first: press 0-5.",
+            spans=True,
+        ),
+        item_data=_rating_cue,
+        write_platform=exports.write_qrels,
+        check_chosen_keys=check_rating_keys,
     ),
     TaskType(
         key=REPORT_COVERAGE,
@@ -71,6 +93,15 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         mirror_judgments=submission.mirror_coverage,
         judge_answers=campaign_setup.coverage_judge_answers,
         mirrored_judgments=undo.coverage_judgments,
+        keys=WorkspaceKeys(
+            answer_field="answer_",
+            values=YES_NO,
+            missing="Answer every sub-question first: y or n (arrows move between them).",
+            rows=True,
+            row_name="sub-question",
+            spans=True,
+        ),
+        write_platform=exports.write_qlabels,
     ),
     TaskType(
         key=ANSWER_EQUIVALENCE,
@@ -86,6 +117,9 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         eligible_keys=selection.equivalence_outputs,
         item_specs=selection.equivalence_specs,
         needs="generated answers on topics with gold answers",
+        keys=WorkspaceKeys(
+            answer_field="equivalent", values=YES_NO, missing="Answer first: press y or n."
+        ),
     ),
     TaskType(
         key=FAILURE_CATEGORY,
@@ -103,6 +137,10 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         needs=(
             "RAG answers with retrieved passages on topics with gold passages and a "
             f"'{vocabulary.SEMI_GOLD_PREFIX}*' answer"
+        ),
+        # No key map: the keys are the page's choices' data-key (the vocabulary's letters).
+        keys=WorkspaceKeys(
+            answer_field="category", missing="Choose a category first: press {keys}."
         ),
     ),
 )

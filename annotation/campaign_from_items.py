@@ -1,8 +1,10 @@
-"""A passage-rating campaign over items the caller chose: (topic, sub-question, passage) keys.
+"""A campaign over items the caller chose, as its task type's keys (passage rating's:
+(topic, sub-question, passage) ids).
 
 Other parts of the app decide *which* items people should label (e.g. the judge report's "label
-these next"); this module only checks that the keys are items of the campaign's collection and
-creates the campaign with them, in one transaction, through the same pieces as
+these next"); this module only checks that the keys are items of the campaign's collection (the
+task type's ``check_chosen_keys``, else membership in its ``eligible_keys``) and creates the
+campaign with them, in one transaction, through the same pieces as
 ``campaign_setup.create_campaign`` (bounds, slug, item payloads, attention checks).
 """
 
@@ -14,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from crux_app.models import Passage, SubQuestion
+from crux_app.models import Collection, Passage, SubQuestion
 
 from .campaign_setup import (
     MAX_ITEMS,
@@ -25,29 +27,52 @@ from .campaign_setup import (
     unique_slug,
 )
 from .models import Campaign
-from .selection import SelectionError, rating_specs
-from .task_types import PASSAGE_RATING
+from .selection import SelectionError
+from .task_type_registry import TASK_TYPE_REGISTRY
 
 ItemKey = tuple[int, int, int]  # (topic id, sub-question id, passage id)
 
 
-def _check_keys(campaign: Campaign, keys: Sequence[ItemKey]) -> None:
+def _normal(key: Any) -> Any:
+    """A key as the task type's keys are: a tuple of ids, or one id."""
+    if isinstance(key, list | tuple):
+        return tuple(int(v) for v in key)
+    return int(key)
+
+
+def _check_count(keys: Sequence[Any]) -> None:
     if not keys:
         raise SelectionError("items", "no items were chosen")
     if len(set(keys)) != len(keys):
         raise SelectionError("items", "an item is chosen twice")
     if len(keys) > MAX_ITEMS:
         raise SelectionError("items", f"a campaign holds at most {MAX_ITEMS:,} items")
+
+
+def _among_eligible(collection: Collection, keys: Sequence[Any], eligible: list[Any]) -> None:
+    known = {_normal(k) for k in eligible}
+    for key in keys:
+        if key not in known:
+            raise SelectionError(
+                "items", f"{key} is not an item of this task in collection {collection.name!r}"
+            )
+
+
+def check_rating_keys(collection: Collection, keys: Sequence[ItemKey]) -> list[ItemKey]:
+    """Passage rating's chosen keys, checked: real sub-questions of their topics, passages
+    with text (the judge report may pick pairs no run retrieved)."""
+    if any(not isinstance(k, tuple) or len(k) != 3 for k in keys):
+        raise SelectionError("items", "a passage-rating item is (topic, sub-question, passage)")
     subquestions = dict(
         SubQuestion.objects.filter(
             pk__in={k[1] for k in keys},
-            topic__collection=campaign.collection,
+            topic__collection=collection,
             is_placeholder=False,
         ).values_list("pk", "topic_id")
     )
     with_text = set(
         Passage.objects.filter(
-            pk__in={k[2] for k in keys}, collection=campaign.collection, has_text=True
+            pk__in={k[2] for k in keys}, collection=collection, has_text=True
         ).values_list("pk", flat=True)
     )
     for topic_id, sq_id, passage_id in keys:
@@ -55,36 +80,42 @@ def _check_keys(campaign: Campaign, keys: Sequence[ItemKey]) -> None:
             raise SelectionError(
                 "items",
                 f"sub-question {sq_id} is not a real sub-question of topic {topic_id} in "
-                f"collection {campaign.collection.name!r}",
+                f"collection {collection.name!r}",
             )
         if passage_id not in with_text:
             raise SelectionError(
                 "items",
                 f"passage {passage_id} is not a passage with text in collection "
-                f"{campaign.collection.name!r} (people cannot rate a passage they cannot read)",
+                f"{collection.name!r} (people cannot rate a passage they cannot read)",
             )
+    return list(keys)
 
 
 def create_campaign_from_items(
     campaign: Campaign,
-    keys: Sequence[ItemKey],
+    keys: Sequence[Any],
     selection: dict[str, Any],
     *,
     attention_count: int = 0,
     seed: int = 0,
     invited: Iterable[AbstractBaseUser] = (),
 ) -> Campaign:
-    """Save ``campaign`` (unsaved, a passage-rating campaign with its settings) with exactly
-    these items, in the given order; ``selection`` is recorded as how they were chosen.
-    SelectionError (naming a field) for keys that are not items of the collection."""
-    if campaign.task_type != PASSAGE_RATING:
-        raise SelectionError("task_type", "items chosen by key are passage-rating items")
+    """Save ``campaign`` (unsaved, with its settings and task type) with exactly these items
+    (its task type's keys), in the given order; ``selection`` is recorded as how they were
+    chosen. SelectionError (naming a field) for keys that are not items of the collection."""
+    entry = TASK_TYPE_REGISTRY.get(campaign.task_type)
+    if entry is None:
+        raise SelectionError("task_type", f"unknown task type '{campaign.task_type}'")
     check_bounds(
         campaign, SelectionOptions(mode="items", seed=seed, attention_count=attention_count)
     )
-    keys = [tuple(int(v) for v in key) for key in keys]
+    keys = [_normal(key) for key in keys]
+    _check_count(keys)
     with transaction.atomic():
-        _check_keys(campaign, keys)
+        if entry.check_chosen_keys is not None:
+            keys = entry.check_chosen_keys(campaign.collection, keys)
+        else:
+            _among_eligible(campaign.collection, keys, entry.eligible_keys(campaign.collection))
         if not campaign.slug:
             campaign.slug = unique_slug(campaign.name)
         campaign.selection = {
@@ -96,7 +127,7 @@ def create_campaign_from_items(
         }
         campaign.save()
         campaign.invited.set(invited)
-        add_items(campaign, rating_specs(keys))
+        add_items(campaign, entry.item_specs(keys))
         if attention_count:
             add_attention_checks(campaign, attention_count, seed)
     return campaign

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Model
 from django.utils.text import slugify
 
 from crux_app.models import Judge, Judgment
@@ -21,6 +22,7 @@ from crux_app.models import Judge, Judgment
 from .answers import AnswerError, parse_gold_value
 from .attention_checks import build_attention_checks
 from .models import Campaign, CampaignItem
+from .post_editing import SUGGESTING_KINDS
 from .selection import ItemSpec, SelectionError, select_items
 from .task_type_registry import task_type
 
@@ -56,10 +58,11 @@ class GoldUploadError(ValueError):
     """A gold CSV that cannot be applied; the message names the line and column."""
 
 
-def unique_slug(name: str) -> str:
-    base = slugify(name)[:70] or "campaign"
+def unique_slug(name: str, model: type[Model] = Campaign, fallback: str = "campaign") -> str:
+    """A slug of ``name`` no ``model`` row has yet (``-2``, ``-3`` … appended where taken)."""
+    base = slugify(name)[:70] or fallback
     slug, n = base, 2
-    while Campaign.objects.filter(slug=slug).exists():
+    while model.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
@@ -113,9 +116,35 @@ def create_campaign(
             mark_gold_from_judge(
                 campaign, items, options.gold_judge, options.gold_count, options.seed
             )
+        if campaign.suggestion_judge_id is not None:
+            check_suggestion_judge(campaign, items)
         if options.attention_count:
             add_attention_checks(campaign, options.attention_count, options.seed)
     return campaign
+
+
+def check_suggestion_judge(campaign: Campaign, items: Sequence[CampaignItem]) -> None:
+    """SelectionError (field ``suggestion_judge``) unless the post-editing campaign's judge is a
+    machine judge with labels on some of its items (a judge of another collection has none)."""
+    judge = campaign.suggestion_judge
+    if judge.kind not in SUGGESTING_KINDS:
+        raise SelectionError(
+            "suggestion_judge",
+            f"judge '{judge.name}' is {judge.get_kind_display().lower()}, not a machine judge: "
+            "only an LLM or ensemble judge's labels are shown as suggestions",
+        )
+    judge_answers = task_type(campaign.task_type).judge_answers
+    if judge_answers is None:
+        raise SelectionError(
+            "suggestion_judge",
+            f"task '{campaign.task_type}' cannot show a judge's labels as suggestions",
+        )
+    if not judge_answers(items, judge):
+        raise SelectionError(
+            "suggestion_judge",
+            f"judge '{judge.name}' has no labels on these items of collection "
+            f"'{campaign.collection.name}': there is nothing to suggest",
+        )
 
 
 def _out_of_bounds(value: int | None, low: int, high: int) -> bool:

@@ -5,7 +5,7 @@ labels of tasks 1/2 in the CRUX platform's qrels / qlabels JSONL (written by the
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 import pandas as pd
@@ -15,7 +15,7 @@ from crux_app.csv_safety import safe_frame
 from crux_app.dataio.export_labels import NOT_JUDGED, platform_coverage, qlabels_line, qrels_line
 from crux_app.models import GeneratedOutput, Passage, SubQuestion, Topic
 
-from .answers import agreement_score
+from .answers import agreement_score, answer_summary
 from .models import Assignment, Campaign
 from .progress import annotator_rows
 from .quality import speeding_floor_ms
@@ -30,6 +30,8 @@ LABEL_COLUMNS = [
     "subquestion", "passage", "output", "annotator", "source", "rating", "rationale",
     "rationale_start", "rationale_end", "answerable", "equivalent", "category", "is_gold",
     "gold_score", "is_attention_check", "attention_passed", "time_spent_ms", "submitted_at",
+    # Post-editing campaigns: the label was given seeing the judge's suggestion (not blind).
+    "post_edited", "suggestion_judge", "suggestion", "kept_suggestion",
 ]  # fmt: skip
 
 
@@ -105,8 +107,12 @@ def label_rows(campaign: Campaign, chunk_size: int = 5000) -> Iterator[dict[str,
             "answer",
             "time_spent_ms",
             "submitted_at",
+            "suggestion",
+            "kept_suggestion",
         )
     )
+    post_edited = campaign.is_post_editing
+    judge = campaign.suggestion_judge.name if post_edited else ""
     for (
         item_id,
         item_kind,
@@ -120,6 +126,8 @@ def label_rows(campaign: Campaign, chunk_size: int = 5000) -> Iterator[dict[str,
         answer,
         time_spent_ms,
         submitted_at,
+        suggestion,
+        kept_suggestion,
     ) in assignments.iterator(chunk_size=chunk_size):
         base = {
             "campaign": campaign.slug,
@@ -147,6 +155,10 @@ def label_rows(campaign: Campaign, chunk_size: int = 5000) -> Iterator[dict[str,
             ),
             "time_spent_ms": time_spent_ms,
             "submitted_at": submitted_at.isoformat() if submitted_at else None,
+            "post_edited": post_edited,
+            "suggestion_judge": judge,
+            "suggestion": answer_summary(campaign.task_type, suggestion),
+            "kept_suggestion": kept_suggestion,
         }
         for fragment in _answer_columns(campaign.task_type, answer or {}, payload):
             yield {**base, **fragment}
@@ -194,9 +206,10 @@ def _topic_questions(topic_ids: set[int]) -> dict[int, list[tuple[str, bool]]]:
 
 
 def write_platform_labels(campaign: Campaign, annotator: AbstractBaseUser, out: TextIO) -> int:
-    """One annotator's labels as qrels (passage rating) or qlabels (report coverage) lines."""
-    fmt = platform_format(campaign)
-    if fmt is None:
+    """One annotator's labels in their task type's CRUX platform format (its
+    ``write_platform``: qrels for passage rating, qlabels for report coverage)."""
+    entry = TASK_TYPE_REGISTRY.get(campaign.task_type)
+    if entry is None or entry.platform_format is None or entry.write_platform is None:
         raise CampaignExportError(
             f"task '{campaign.task_type}' has no CRUX platform format; export CSV instead"
         )
@@ -206,24 +219,40 @@ def write_platform_labels(campaign: Campaign, annotator: AbstractBaseUser, out: 
         .select_related("item")
         .order_by("submitted_at", "id")
     )
+    return entry.write_platform(done, out)
+
+
+def _questions_and_topics(
+    done: Sequence[Assignment],
+) -> tuple[dict[int, list[tuple[str, bool]]], dict[int, str]]:
     questions = _topic_questions({a.item.topic_id for a in done})
     topics = dict(Topic.objects.filter(pk__in=questions).values_list("pk", "external_id"))
-    if fmt == "qrels":
-        groups: dict[tuple[int, int], tuple[list, list]] = {}
-        for a in done:
-            topic_id, position = a.item.topic_id, a.item.payload["position"]
-            size = len(questions[topic_id])
-            ratings, rationales = groups.setdefault(
-                (topic_id, a.item.passage_id), ([None] * size, [""] * size)
-            )
-            ratings[position] = a.answer["rating"]
-            rationales[position] = a.answer.get("rationale", "")
-        passages = Passage.objects.in_bulk({p for _, p in groups})
-        for (topic_id, passage_id), (ratings, rationales) in groups.items():
-            out.write(
-                qrels_line(topics[topic_id], passages[passage_id].external_id, ratings, rationales)
-            )
-        return len(groups)
+    return questions, topics
+
+
+def write_qrels(done: Sequence[Assignment], out: TextIO) -> int:
+    """Passage-rating assignments as qrels lines, one per (topic, passage)."""
+    questions, topics = _questions_and_topics(done)
+    groups: dict[tuple[int, int], tuple[list, list]] = {}
+    for a in done:
+        topic_id, position = a.item.topic_id, a.item.payload["position"]
+        size = len(questions[topic_id])
+        ratings, rationales = groups.setdefault(
+            (topic_id, a.item.passage_id), ([None] * size, [""] * size)
+        )
+        ratings[position] = a.answer["rating"]
+        rationales[position] = a.answer.get("rationale", "")
+    passages = Passage.objects.in_bulk({p for _, p in groups})
+    for (topic_id, passage_id), (ratings, rationales) in groups.items():
+        out.write(
+            qrels_line(topics[topic_id], passages[passage_id].external_id, ratings, rationales)
+        )
+    return len(groups)
+
+
+def write_qlabels(done: Sequence[Assignment], out: TextIO) -> int:
+    """Report-coverage assignments as qlabels lines, one per report."""
+    questions, _ = _questions_and_topics(done)
     outputs = GeneratedOutput.objects.in_bulk({a.item.output_id for a in done})
     for a in done:
         topic_questions = questions[a.item.topic_id]

@@ -31,6 +31,7 @@ from .campaign_setup import (
     SelectionOptions,
 )
 from .models import Campaign
+from .post_editing import SUGGESTING_KINDS, can_post_edit
 from .preview import CampaignPreview, preview_campaign
 from .progress import ITEM_FILTERS
 from .selection import MODES, SAMPLE
@@ -42,6 +43,7 @@ FIELD_GROUPS = [
     ("Annotators and assignment", ["overlap", "assignment_policy", "annotators",
                                    "per_annotator_cap", "reservation_seconds"]),
     ("Guidelines", ["guidelines_md"]),
+    ("Post-editing (not blind)", ["suggestion_judge"]),
     ("Quality control", ["gold_judge", "gold_count", "attention_count", "control_interval",
                          "gold_min_accuracy", "gold_tolerance", "attention_min_pass_rate",
                          "qc_min_answers", "qc_action"]),
@@ -141,6 +143,7 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             "prolific_redirect_url",
             "prolific_study_id",
             "prolific_places",
+            "suggestion_judge",
         ]
         widgets = {"guidelines_md": forms.Textarea(attrs={"rows": 6})}
 
@@ -152,6 +155,14 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             "Complete overlap first: an item another annotator labelled comes before an "
             "untouched one, so labels meet on the same items early (for agreement; the default "
             "when overlap is 2 or more). Cover every item once first: untouched items first."
+        )
+        suggestion = self.fields["suggestion_judge"]
+        suggestion.queryset = Judge.objects.filter(kind__in=SUGGESTING_KINDS).order_by("name")
+        able = [label for key, label in task_type_choices() if can_post_edit(key)]
+        suggestion.help_text += f" Task types that can be post-edited: {', '.join(able)}."
+        suggestion.error_messages["invalid_choice"] = (
+            "choose a machine judge (LLM or ensemble): a person's labels are never shown as "
+            "suggestions"
         )
         # The fields the live preview reads (static/js/campaign_form.js sends these only).
         for name in CampaignPreviewForm.base_fields:
@@ -179,6 +190,12 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             self.add_error("sample_size", "Give the number of items to sample.")
         if data.get("gold_count") and not data.get("gold_judge"):
             self.add_error("gold_judge", "Choose the judge whose labels are the gold answers.")
+        task = data.get("task_type")
+        if data.get("suggestion_judge") and task and not can_post_edit(task):
+            self.add_error(
+                "suggestion_judge",
+                f"task '{task}' cannot show a judge's labels as suggestions; leave it empty",
+            )
         if data.get("prolific_enabled") and not data.get("prolific_completion_code"):
             self.add_error(
                 "prolific_completion_code", "A Prolific campaign needs its completion code."

@@ -7,11 +7,12 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils.text import slugify
 
 from crux_app.models import Collection, GeneratedOutput, Judge, Passage, SubQuestion, Topic
 
+from .campaign_setup import unique_slug
 from .models import ReviewCampaign, ReviewItem
+from .review_label_sources import stored_source
 from .review_labels import ItemRef, LabelSet
 from .review_queue import Label, QueueItem, option_order
 from .review_selection import QueueChoice, build_queue
@@ -26,14 +27,6 @@ class EmptyQueue(ValueError):
 
 def adjudicated_judge_name(slug: str) -> str:
     return f"adjudicated:{slug}"
-
-
-def free_slug(name: str) -> str:
-    base = slugify(name)[:70] or "review"
-    slug, n = base, 2
-    while ReviewCampaign.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
 
 
 def create_review_campaign(
@@ -55,7 +48,7 @@ def create_review_campaign(
             " with these choices"
         )
     with transaction.atomic():
-        slug = free_slug(name)
+        slug = unique_slug(name, ReviewCampaign, "review")
         judge = Judge.objects.create(
             name=adjudicated_judge_name(slug),
             kind=Judge.Kind.ADJUDICATED,
@@ -137,7 +130,11 @@ def _item(
 
 def _payloads(task_type: str, refs: list[ItemRef]) -> dict[ItemRef, dict]:
     """What the reviewer reads for each item: the request, the sub-question, the passage or
-    the report (tasks 1-2), or the question, gold answers, answer and reference (tasks 3-4)."""
+    the report (tasks 1-2), or the question, gold answers, answer and reference (tasks 3-4);
+    a task whose labels a method stores reads the method's own (``ReviewLabelSource.payloads``)."""
+    source = stored_source(task_type)
+    if source is not None and source.payloads is not None:
+        return source.payloads(refs)
     topics = Topic.objects.in_bulk({r.topic_id for r in refs})
     subquestions = SubQuestion.objects.in_bulk({r.subquestion_id for r in refs} - {None})
     passages = Passage.objects.in_bulk({r.passage_id for r in refs} - {None})

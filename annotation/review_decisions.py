@@ -21,8 +21,10 @@ from crux_app.vocabulary import FAILURE_LETTERS
 
 from .models import ReviewCampaign, ReviewDecision, ReviewItem
 from .review_campaigns import OPTION_LETTERS
+from .review_label_sources import stored_source
 from .review_queue import Label
 from .submission import MAX_TIME_MS
+from .task_type_registry import TASK_TYPE_REGISTRY
 from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
 NOTE_CHARS = 5000
@@ -47,12 +49,20 @@ def parse_label(task_type: str, text: str) -> Label:
         return int(value)
     if task_type == FAILURE_CATEGORY and value in FAILURE_LETTERS:
         return value
-    allowed = {
-        PASSAGE_RATING: "0 to 5",
-        REPORT_COVERAGE: "0 or 1",
-        ANSWER_EQUIVALENCE: "0 or 1",
-        FAILURE_CATEGORY: "A to F",
-    }[task_type]
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    declared = {label.upper(): label for label in entry.review_labels} if entry else {}
+    if value in declared:
+        return declared[value]
+    allowed = (
+        {
+            PASSAGE_RATING: "0 to 5",
+            REPORT_COVERAGE: "0 or 1",
+            ANSWER_EQUIVALENCE: "0 or 1",
+            FAILURE_CATEGORY: "A to F",
+        }.get(task_type)
+        or " or ".join(declared.values())
+        or "a label of the task"
+    )
     raise DecisionError(f"the label must be {allowed}")
 
 
@@ -102,7 +112,11 @@ def write_adjudicated_judgment(
 ) -> bool:
     """The decision as a judgment of the campaign's adjudicated judge (tasks 1 and 2; the other
     tasks have no judgments table and keep the decision only). Returns whether one was
-    written."""
+    written. A task whose labels a method stores is written there by the method's source
+    (``ReviewLabelSource.write_adjudicated``: nugget assignments)."""
+    source = stored_source(campaign.task_type)
+    if campaign.judge_id is not None and source and source.write_adjudicated is not None:
+        return source.write_adjudicated(campaign.judge_id, item, label, note)
     if campaign.judge_id is None or item.subquestion_id is None:
         return False
     if campaign.task_type == PASSAGE_RATING and item.passage_id:

@@ -11,6 +11,7 @@ from crux_app.vocabulary import FAILURE_CATEGORIES, RUBRIC_LEVELS
 from .models import ReviewCampaign, ReviewItem
 from .review_campaigns import OPTION_LETTERS
 from .review_queue import Label
+from .task_type_registry import TASK_TYPE_REGISTRY
 from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
 RUBRIC = {level.rating: level.text for level in RUBRIC_LEVELS}
@@ -35,7 +36,8 @@ def label_text(task_type: str, label: Label) -> str:
         return "equivalent (1)" if int(label) else "not equivalent (0)"
     if task_type == FAILURE_CATEGORY:
         return f"{label}: {FAILURE_CATEGORIES.get(str(label), '')}"
-    return str(label)
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    return entry.review_labels.get(str(label), str(label)) if entry else str(label)
 
 
 def options(campaign: ReviewCampaign, item: ReviewItem) -> list[Option]:
@@ -57,4 +59,10 @@ def other_label_hint(task_type: str) -> str:
         REPORT_COVERAGE: "0 or 1",
         ANSWER_EQUIVALENCE: "0 or 1",
         FAILURE_CATEGORY: "A-F",
-    }.get(task_type, "")
+    }.get(task_type) or " / ".join(_declared_labels(task_type))
+
+
+def _declared_labels(task_type: str) -> list[str]:
+    """The labels a declared task type lets a reviewer give (``TaskType.review_labels``)."""
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    return list(entry.review_labels) if entry else []

@@ -82,7 +82,8 @@ class ReviewCampaignForm(forms.Form):
 
 class DecisionForm(forms.Form):
     option = forms.CharField(required=False, max_length=1)
-    other = forms.CharField(required=False, max_length=3)
+    # A typed label: a digit or letter, or a declared task's word (``partial_support``).
+    other = forms.CharField(required=False, max_length=32)
     note = forms.CharField(required=False, max_length=5000, widget=forms.Textarea)
     time_spent_ms = forms.IntegerField(required=False, min_value=0, max_value=MAX_TIME_SENT_MS)
 

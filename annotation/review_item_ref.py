@@ -16,3 +16,6 @@ class ItemRef:
     passage_id: int | None = None
     output_id: int | None = None
     reference_output_id: int | None = None
+    # A method's own row the item is about, where the shared tables cannot name it (the nugget
+    # of a nugget assignment); read by the method's review label source only.
+    own_id: int | None = None

@@ -4,9 +4,12 @@ disagreement queue (``annotation/review_queue.py``).
 Passage rating and report coverage come from the shared judgments (people's campaign labels are
 mirrored there, machine judges write there); answer equivalence and failure category come from
 campaign answers (``user:<name>`` per annotator) and from the machine judges of the methods that
-declare a ``ReviewLabelSource`` for the task (``annotation/review_label_sources.py``). Item keys
+declare a ``ReviewLabelSource`` for the task (``annotation/review_label_sources.py``), also on
+answers no person labelled (``annotation/review_machine_items.py``). Item keys
 are readable and stable: ``<topic>/<sub-question position>/<passage or output id>`` for tasks 1
-and 2, ``<topic>/<output id>`` for tasks 3 and 4.
+and 2, ``<topic>/<output id>`` for tasks 3 and 4. A declared task whose labels a method keeps in
+its own table (nugget assignments) comes whole from that method's source (``stored``), keyed
+as the method chooses.
 """
 
 from __future__ import annotations
@@ -20,17 +23,21 @@ from crux_app.models import Collection, Judge, Judgment
 
 from .models import Assignment
 from .review_item_ref import ItemRef
-from .review_label_sources import sources_for
+from .review_label_sources import StoredLabels, sources_for, stored_source
+from .review_machine_items import answer_items
 from .review_queue import Label
+from .task_type_registry import TASK_TYPE_REGISTRY
 from .task_types import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     JUDGMENT_TASKS,
     PASSAGE_RATING,
-    TASK_TYPES,
 )
 
 HUMAN = Judge.Kind.HUMAN.value
+# People who saw a machine's suggestion: people (never a machine side), but not blind, so left
+# out of the default "every person" set unless named.
+PEOPLE = frozenset({HUMAN, Judge.Kind.POST_EDITED.value})
 
 
 @dataclass
@@ -44,7 +51,7 @@ class LabelSet:
 
     @property
     def machines(self) -> frozenset[str]:
-        return frozenset(j for j, k in self.kinds.items() if k != HUMAN)
+        return frozenset(j for j, k in self.kinds.items() if k not in PEOPLE)
 
     def human_judges(self) -> list[str]:
         return sorted(j for j, k in self.kinds.items() if k == HUMAN)
@@ -57,11 +64,25 @@ class UnknownJudges(ValueError):
 def collection_labels(collection: Collection, task_type: str = PASSAGE_RATING) -> LabelSet:
     """Every stored label of ``task_type`` in the collection (unparsed machine output left
     out: it is no label)."""
-    if task_type not in TASK_TYPES:
-        raise ValueError(f"unknown task {task_type!r}; choose from {', '.join(TASK_TYPES)}")
+    if task_type not in TASK_TYPE_REGISTRY:
+        known = ", ".join(TASK_TYPE_REGISTRY)
+        raise ValueError(f"unknown task {task_type!r}; choose from {known}")
     if task_type in JUDGMENT_TASKS:
         return _judgment_labels(collection, task_type)
+    source = stored_source(task_type)
+    if source is not None:
+        return _stored_labels(task_type, source.stored(collection))
     return _with_machine_labels(collection, _answer_labels(collection, task_type))
+
+
+def _stored_labels(task_type: str, stored: StoredLabels) -> LabelSet:
+    """A method's table of every label of the task (``ReviewLabelSource.stored``)."""
+    out = LabelSet(task_type, topics=stored.topics, refs=stored.refs, kinds=stored.kinds)
+    for key, by_judge in stored.labels.items():
+        out.labels[key].update(by_judge)
+    for key, by_judge in stored.rationales.items():
+        out.rationales[key].update(by_judge)
+    return out
 
 
 def check_judges(found: LabelSet, names: list[str]) -> None:
@@ -139,11 +160,20 @@ def _answer_labels(collection: Collection, task_type: str) -> LabelSet:
 
 
 def _with_machine_labels(collection: Collection, found: LabelSet) -> LabelSet:
-    """Add the labels of the task's declared machine sources on the campaign answers' items."""
-    for source in sources_for(found.task_type):
-        for key, by_judge in source.load(collection, dict(found.refs)).items():
+    """Add the labels of the task's declared machine sources, on the campaign answers' items
+    and on the collection's answers no person labelled (made from its rows)."""
+    sources = sources_for(found.task_type)
+    if not sources:
+        return found
+    unlabelled = answer_items(collection, found.task_type)
+    items = {**unlabelled.refs, **found.refs}
+    for source in sources:
+        for key, by_judge in source.load(collection, items).items():
+            if key not in items:
+                continue  # not an item of the collection: nothing to show a reviewer
             if key not in found.refs:
-                continue  # an item no campaign answer holds has nothing to review it with
+                found.refs[key] = items[key]
+                found.topics[key] = unlabelled.topics[key]
             for judge, label in by_judge.items():
                 found.kinds[judge] = source.judge_kind
                 found.labels[key][judge] = label

@@ -5,8 +5,9 @@ Each review campaign writes its own adjudicated judge as its decisions come in
 campaigns (people's disagreements first, then the judge's) merges their decisions into one
 reference judge. The merged judge is rebuilt from the decisions on every merge, so it never
 keeps a label a campaign no longer holds; where two campaigns decided the same item differently,
-the later decision counts and the conflict is counted. Only the tasks with a judgments table
-(passage rating, report coverage) can be merged, like the per-campaign judges.
+the later decision counts and the conflict is counted. The tasks with a judgments table
+(passage rating, report coverage) merge into judgments; a task whose labels live in a method's
+own table (nugget assignments) merges through its declared review label source.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from crux_app.data_version import bump_topics
 from crux_app.models import Collection, Judge, Judgment
 
 from .models import ReviewCampaign, ReviewDecision
+from .review_label_sources import ReviewLabelSource, stored_source
+from .task_type_registry import TASK_TYPE_REGISTRY
 from .task_types import JUDGMENT_TASKS, PASSAGE_RATING
 
 
@@ -59,13 +62,16 @@ def merge_adjudicated(
     collection: Collection, task_type: str, name: str, slugs: Sequence[str] = ()
 ) -> MergeResult:
     """Write the decisions of the named review campaigns (default: every review campaign of
-    the collection and task) as the judgments of one adjudicated judge, replacing its labels."""
-    if task_type not in JUDGMENT_TASKS:
+    the collection and task) as the labels of one adjudicated judge, replacing its labels."""
+    source = stored_source(task_type)
+    if task_type not in JUDGMENT_TASKS and not _merges(source):
         raise MergeError(
-            f"{task_type} decisions have no judgments table; merge passage_rating or "
-            "report_coverage"
+            f"{task_type} decisions have no judgments table (nor a method's table of labels); "
+            "merge passage_rating, report_coverage or a task whose method stores its labels"
         )
     campaigns = _campaigns(collection, task_type, slugs)
+    if task_type not in JUDGMENT_TASKS:
+        return _merge_into_source(source, campaigns, name)
     item_field = "passage_id" if task_type == PASSAGE_RATING else "output_id"
     decisions = (
         ReviewDecision.objects.filter(campaign__in=campaigns, item__subquestion__isnull=False)
@@ -81,15 +87,8 @@ def merge_adjudicated(
         if earlier is not None and earlier.label != decision.label:
             conflicts.add(where)
         chosen[where] = decision
-    judge_name = merged_judge_name(name)
     with transaction.atomic():
-        judge, _ = Judge.objects.get_or_create(
-            name=judge_name, defaults={"kind": Judge.Kind.ADJUDICATED}
-        )
-        if judge.kind != Judge.Kind.ADJUDICATED:
-            raise MergeError(f"judge {judge_name} exists and is not an adjudicated judge")
-        judge.prompt_version = f"merged review campaigns {name}"[:100]
-        judge.save(update_fields=["prompt_version"])
+        judge = _merged_judge(name)
         old_topics = set(judge.judgments.values_list("topic_id", flat=True))
         judge.judgments.all().delete()
         Judgment.objects.bulk_create(
@@ -106,3 +105,55 @@ def merge_adjudicated(
         )
         bump_topics(old_topics | {d.item.topic_id for d in chosen.values()})
     return MergeResult(judge, [c.slug for c in campaigns], len(chosen), len(conflicts))
+
+
+def mergeable_tasks() -> list[str]:
+    """The task types whose review decisions can be merged, sorted."""
+    return sorted(t for t in TASK_TYPE_REGISTRY if t in JUDGMENT_TASKS or _merges(stored_source(t)))
+
+
+def _merges(source: ReviewLabelSource | None) -> bool:
+    return (
+        source is not None
+        and source.write_adjudicated is not None
+        and source.clear_adjudicated is not None
+    )
+
+
+def _merged_judge(name: str) -> Judge:
+    judge_name = merged_judge_name(name)
+    judge, _ = Judge.objects.get_or_create(
+        name=judge_name, defaults={"kind": Judge.Kind.ADJUDICATED}
+    )
+    if judge.kind != Judge.Kind.ADJUDICATED:
+        raise MergeError(f"judge {judge_name} exists and is not an adjudicated judge")
+    judge.prompt_version = f"merged review campaigns {name}"[:100]
+    judge.save(update_fields=["prompt_version"])
+    return judge
+
+
+def _merge_into_source(
+    source: ReviewLabelSource, campaigns: list[ReviewCampaign], name: str
+) -> MergeResult:
+    """The decisions, one per item key (the later winning), written through the task's source
+    into the method's table as the merged judge's labels."""
+    decisions = (
+        ReviewDecision.objects.filter(campaign__in=campaigns)
+        .select_related("item")
+        .order_by("decided_at", "pk")
+    )
+    chosen: dict[str, ReviewDecision] = {}
+    conflicts: set[str] = set()
+    for decision in decisions:
+        earlier = chosen.get(decision.item.key)
+        if earlier is not None and earlier.label != decision.label:
+            conflicts.add(decision.item.key)
+        chosen[decision.item.key] = decision
+    with transaction.atomic():
+        judge = _merged_judge(name)
+        old_topics = source.clear_adjudicated(judge.pk)
+        written = sum(
+            source.write_adjudicated(judge.pk, d.item, d.label, d.note) for d in chosen.values()
+        )
+        bump_topics(old_topics)
+    return MergeResult(judge, [c.slug for c in campaigns], written, len(conflicts))

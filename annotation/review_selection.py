@@ -43,8 +43,11 @@ def chosen_judges(labels: LabelSet, choice: QueueChoice) -> tuple[str, ...]:
         return choice.judges
     if choice.kind == ANY or choice.kind == "annotators":
         return tuple(labels.human_judges())
-    # Adjudicated references are answers, not candidates: left out unless named.
-    return tuple(sorted(j for j, k in labels.kinds.items() if k != "adjudicated"))
+    # Adjudicated references are answers, not candidates, and post-edited labels are not blind:
+    # both left out unless named.
+    return tuple(
+        sorted(j for j, k in labels.kinds.items() if k not in ("adjudicated", "post_edited"))
+    )
 
 
 def build_queue(collection: Collection, choice: QueueChoice) -> BuiltQueue:

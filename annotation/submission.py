@@ -6,7 +6,9 @@ once. Labels of passage rating and report coverage are also written, in the same
 transaction, as ``Judgment`` rows of the annotator's human judge (named ``user:<username>``),
 so the agreement analysis and ``export_labels`` see campaign labels like imported ones. When
 the same person labels the same (sub-question, passage or report) again in another campaign,
-the judgment holds the latest label.
+the judgment holds the latest label. Labels of a post-editing campaign (annotators saw a
+machine judge's suggestion) go to the person's post-edit judge instead (``label_judge``), so
+they never mix with their blind labels.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from crux_app.models import Judge, Judgment
 
 from .campaign_events import label_stored
 from .models import Assignment, CampaignItem
+from .post_editing import kept, post_edit_judge, post_edit_judge_name, suggestion_for
 from .task_type_registry import TASK_TYPE_REGISTRY
 
 MAX_TIME_MS = 24 * 3600 * 1000
@@ -43,6 +46,15 @@ def human_judge(user: AbstractBaseUser) -> Judge:
         user=user, defaults={"name": f"user:{user.get_username()}", "kind": Judge.Kind.HUMAN}
     )
     return judge
+
+
+def label_judge(assignment: Assignment) -> Judge:
+    """The judge an assignment's labels are mirrored under: the annotator's post-edit judge in
+    a post-editing campaign, else their blind human judge. A task type's ``mirror_judgments``
+    that writes its own rows takes its judge from here."""
+    if assignment.campaign.is_post_editing:
+        return post_edit_judge(assignment.annotator)
+    return human_judge(assignment.annotator)
 
 
 def clamp_time(time_spent_ms: int | None, assignment: Assignment, now: datetime) -> int:
@@ -63,7 +75,7 @@ def submit(
     with transaction.atomic():
         locked = (
             Assignment.objects.select_for_update(of=("self",))
-            .select_related("item", "annotator")
+            .select_related("item", "annotator", "campaign")
             .get(pk=assignment.pk)
         )
         if locked.state == Assignment.State.SUBMITTED:
@@ -74,7 +86,20 @@ def submit(
         locked.draft = {}
         locked.time_spent_ms = clamp_time(time_spent_ms, locked, now)
         locked.submitted_at = now
-        locked.save(update_fields=["state", "answer", "draft", "time_spent_ms", "submitted_at"])
+        suggestion = suggestion_for(locked.campaign, locked)
+        locked.kept_suggestion = (
+            None if suggestion is None else kept(locked.campaign.task_type, answer, suggestion)
+        )
+        locked.save(
+            update_fields=[
+                "state",
+                "answer",
+                "draft",
+                "time_spent_ms",
+                "submitted_at",
+                "kept_suggestion",
+            ]
+        )
         CampaignItem.objects.filter(pk=locked.item_id).update(
             annotations_done=F("annotations_done") + 1,
             reserved_count=F("reserved_count") - (1 if was_reserved else 0),
@@ -114,7 +139,7 @@ def mirror_rating(assignment: Assignment) -> int:
             "rationale_start": answer.get("rationale_start"),
             "rationale_end": answer.get("rationale_end"),
         }
-        return _write_judgments(assignment.annotator, "passage_id", [row])
+        return _write_judgments(assignment, "passage_id", [row])
     return 0
 
 
@@ -142,25 +167,35 @@ def mirror_coverage(assignment: Assignment) -> int:
             }
             for mark in marks
         }
-        _write_judgments(assignment.annotator, "output_id", list(rows.values()))
+        _write_judgments(assignment, "output_id", list(rows.values()))
         return len(marks)
     return 0
 
 
-def _write_judgments(user: AbstractBaseUser, item_field: str, rows: list[dict[str, Any]]) -> int:
+def _write_judgments(assignment: Assignment, item_field: str, rows: list[dict[str, Any]]) -> int:
     """Insert or update the annotator's judgments of ``rows`` (one per sub-question and
     ``item_field``), then bump the collection's data version; returns the rows written.
 
     One statement (the judge looked up inside it, an upsert on the partial unique constraint)
     instead of a judge lookup and a savepoint-guarded ``update_or_create`` per row: the same
     rows, written in a sixth of the round trips. A first label creates the judge and retries.
+    The judge is the annotator's blind one (by account) or, in a post-editing campaign, their
+    post-edit judge (by name).
     """
     if not rows:
         return 0
-    written = _upsert_judgments(user.pk, item_field, rows)
+    user = assignment.annotator
+    if assignment.campaign.is_post_editing:
+        judge = (
+            POST_EDIT_JUDGE,
+            [post_edit_judge_name(user.get_username()), Judge.Kind.POST_EDITED.value],
+        )
+    else:
+        judge = (BLIND_JUDGE, [user.pk])
+    written = _upsert_judgments(judge, item_field, rows)
     if written == 0:
-        human_judge(user)
-        written = _upsert_judgments(user.pk, item_field, rows)
+        label_judge(assignment)
+        written = _upsert_judgments(judge, item_field, rows)
     # No post_save signal fires for raw SQL; the bump comes after the write (data_version).
     bump_topics({row["topic_id"] for row in rows})
     return written
@@ -179,7 +214,16 @@ UPDATED = (
 )
 
 
-def _upsert_judgments(user_id: int, item_field: str, rows: list[dict[str, Any]]) -> int:
+# Which judge row the upsert writes under (its condition and, in ``_write_judgments``, values).
+BLIND_JUDGE = "judge.user_id = %s"
+POST_EDIT_JUDGE = "judge.name = %s AND judge.kind = %s"
+
+
+def _upsert_judgments(
+    judge: tuple[str, list[Any]], item_field: str, rows: list[dict[str, Any]]
+) -> int:
+    """The upsert of ``_write_judgments``; ``judge``: one of the conditions above, its values."""
+    condition, judge_params = judge
     now = timezone.now()
     fields = [f for f in Judgment._meta.concrete_fields if not f.primary_key]
     values = [f for f in fields if f.attname != "judge_id"]
@@ -200,10 +244,10 @@ def _upsert_judgments(user_id: int, item_field: str, rows: list[dict[str, Any]])
         INSERT INTO {table} (judge_id, {columns})
         SELECT judge.id, v.* FROM {Judge._meta.db_table} judge,
             (VALUES {", ".join(placeholders)}) AS v ({columns})
-        WHERE judge.user_id = %s
+        WHERE {condition}
         ON CONFLICT (judge_id, subquestion_id, {item_field}) WHERE {item_field} IS NOT NULL
         DO UPDATE SET {", ".join(f"{c} = EXCLUDED.{c}" for c in UPDATED)}
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, user_id])
+        cursor.execute(sql, [*params, *judge_params])
         return cursor.rowcount

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
 
 from crux_app.registry import Registry
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # the task-type names, and a type-only import back would close an import circle.
 Assignment = Any
 CampaignItem = Any
+# (payload, answer) -> (label, review item key), or None (``TaskType.review_unit``).
+ReviewUnit = Callable[[Mapping[str, Any], Mapping[str, Any]], "tuple[Any, str] | None"]
 
 
 @dataclass
@@ -64,6 +66,33 @@ def _no_judgments(assignment: Assignment) -> int:
     return 0
 
 
+def _no_item_data(payload: Mapping[str, Any]) -> dict[str, str]:
+    return {}
+
+
+@dataclass(frozen=True)
+class WorkspaceKeys:
+    """How the workspace's keys answer an item (``static/js/workspace.js`` reads it from the
+    item's data attributes, so a declared task type needs no script of its own).
+
+    ``answer_field`` is the answer field a key sets (with ``rows``: the prefix of each row's field,
+    followed by the row's ``data-position``); ``values`` maps a key to the value it chooses
+    (empty: the key is the ``data-key`` of one of the field's choices on the page);
+    ``missing`` is the hint shown when Enter comes before an answer (``{keys}``: the first
+    and last of the choices' keys). ``rows``: the item has several rows (``.ws-q``) answered
+    one at a time, the arrows moving between them (``row_name`` names a row in the key
+    hint). ``spans``: j / k / m mark a supporting span in the item's text
+    (``static/js/workspace_spans.js``).
+    """
+
+    answer_field: str = ""
+    values: Mapping[str, str] = field(default_factory=dict)
+    missing: str = "Answer first."
+    rows: bool = False
+    row_name: str = "row"
+    spans: bool = False
+
+
 @dataclass(frozen=True)
 class TaskType:
     """One annotation task type.
@@ -88,7 +117,17 @@ class TaskType:
     a judge's labels of items as answers (item pk -> answer), for gold items from a judge.
     ``item_label`` names an item (by its payload) in researcher tables (default: topic and
     output). ``template`` is the workspace partial showing an item and its answer fields;
-    ``answer_keys`` the keys it answers with.
+    ``answer_keys`` the keys it answers with (as the key hint shows them), ``keys`` how the
+    workspace's keys answer (``WorkspaceKeys``), ``item_data`` the data attributes an item
+    carries from its payload (e.g. passage rating's change cue: ``context`` and ``passage``).
+    ``write_platform`` writes one annotator's submitted assignments as ``platform_format``
+    lines (returns how many). ``check_chosen_keys`` checks and normalises the keys of a
+    campaign made from chosen items (``campaign_from_items``; default: keys among
+    ``eligible_keys``). ``review_labels`` are the labels a reviewer may give an item of the
+    task, with their words (label -> words; none: the built-in review vocabulary);
+    ``review_unit`` an answer (of an item with this payload) as (label, review item key), for
+    the annotator quality page's agreement with other annotators and with reviews (None: the
+    answer holds no label).
     """
 
     key: str
@@ -112,6 +151,12 @@ class TaskType:
     judge_answers: Callable[[Sequence[CampaignItem], Judge], dict[int, dict]] | None = None
     item_label: Callable[[Mapping[str, Any]], str] = _output_label
     mirrored_judgments: Callable[[CampaignItem, Judge], tuple[Any, dict] | None] | None = None
+    keys: WorkspaceKeys = WorkspaceKeys()
+    item_data: Callable[[Mapping[str, Any]], dict[str, str]] = _no_item_data
+    write_platform: Callable[[Sequence[Assignment], TextIO], int] | None = None
+    check_chosen_keys: Callable[[Collection, Sequence[Any]], list[Any]] | None = None
+    review_labels: Mapping[str, str] = field(default_factory=dict)
+    review_unit: ReviewUnit | None = None
 
 
 TASK_TYPE_REGISTRY: Registry[TaskType] = Registry("annotation task types", (TaskType,))

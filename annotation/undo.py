@@ -17,12 +17,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from crux_app.data_version import bump_rows
+from crux_app.data_version import bump_topics
 from crux_app.models import Judge, Judgment
 from crux_app.models.managers import JudgmentQuerySet
 
 from .answers import answer_to_draft
 from .models import Assignment, Campaign, CampaignItem
+from .post_editing import post_edit_judge_name
 from .submission import mirror_judgments
 from .task_type_registry import TASK_TYPE_REGISTRY
 
@@ -52,7 +53,7 @@ def undo(assignment: Assignment, now: datetime | None = None) -> Assignment:
         )
         locked = (
             Assignment.objects.select_for_update(of=("self",))
-            .select_related("item", "annotator")
+            .select_related("item", "annotator", "campaign")
             .get(pk=assignment.pk)
         )
         if locked.state != Assignment.State.SUBMITTED:
@@ -65,7 +66,17 @@ def undo(assignment: Assignment, now: datetime | None = None) -> Assignment:
         locked.answer = None
         locked.submitted_at = None
         locked.reserved_until = now + timedelta(seconds=campaign.reservation_seconds)
-        locked.save(update_fields=["draft", "state", "answer", "submitted_at", "reserved_until"])
+        locked.kept_suggestion = None  # decided again by the next submit
+        locked.save(
+            update_fields=[
+                "draft",
+                "state",
+                "answer",
+                "submitted_at",
+                "reserved_until",
+                "kept_suggestion",
+            ]
+        )
         CampaignItem.objects.filter(pk=locked.item_id).update(
             annotations_done=F("annotations_done") - 1,
             reserved_count=F("reserved_count") + 1,
@@ -84,7 +95,14 @@ def unmirror_judgments(assignment: Assignment) -> int:
         return 0
     if entry is None or entry.mirrored_judgments is None:  # a task that mirrors no judgments
         return 0
-    judge = Judge.objects.filter(user_id=assignment.annotator_id).first()
+    post_edited = assignment.campaign.is_post_editing
+    if post_edited:  # its labels went to the annotator's post-edit judge (submission)
+        judges = Judge.objects.filter(
+            name=post_edit_judge_name(assignment.annotator.get_username())
+        )
+    else:
+        judges = Judge.objects.filter(user_id=assignment.annotator_id)
+    judge = judges.first()
     if judge is None:
         return 0
     mirrored = entry.mirrored_judgments(item, judge)
@@ -95,12 +113,19 @@ def unmirror_judgments(assignment: Assignment) -> int:
         annotator_id=assignment.annotator_id,
         item__kind=item.kind,
         item__is_attention_check=False,
+        # The same judge's labels only: blind and post-edited labels never stand in for each
+        # other.
+        campaign__suggestion_judge__isnull=not post_edited,
         **same_item,
     )
-    bump_rows(rows)  # a bulk delete sends no signal: the leaderboard's cache must know
+    # A bulk delete sends no signal: the leaderboard's cache must know. The rows are the
+    # item's topic's (judgments, or a method's own rows, which ``bump_rows`` does not know).
+    bump_topics({item.topic_id})
     removed, _ = rows.delete()
     earlier = (
-        same_pair.exclude(pk=assignment.pk).latest_first().select_related("item", "annotator")
+        same_pair.exclude(pk=assignment.pk)
+        .latest_first()
+        .select_related("item", "annotator", "campaign")
     ).first()
     if earlier is not None:
         mirror_judgments(earlier)

@@ -5,8 +5,6 @@ Annotators: ``/annotate/...`` (campaigns by slug, items by assignment id). Resea
 researchers make review campaigns at ``/campaigns/reviews/...``.
 """
 
-from django.urls import path
-
 from annotation.views import (
     annotator_quality,
     campaign_prolific,
@@ -16,101 +14,74 @@ from annotation.views import (
     review_workspace,
     workspace,
 )
+from crux_app.url_tables import action_paths, view_paths
+
+ITEM = "annotate/<slug:slug>/items/<int:pk>/"
 
 urlpatterns = [
-    path("annotate/", workspace.AnnotatorHomeView.as_view(), name="annotation-home"),
-    path(
-        "annotate/prolific/<slug:slug>/",
-        prolific.ProlificArrivalView.as_view(),
-        name="annotation-prolific",
+    *view_paths(
+        ("annotate/", workspace.AnnotatorHomeView, "annotation-home"),
+        ("annotate/prolific/<slug:slug>/", prolific.ProlificArrivalView, "annotation-prolific"),
+        ("annotate/<slug:slug>/", workspace.WorkspaceView, "annotation-workspace"),
+        ("annotate/<slug:slug>/next/", workspace.NextItemView, "annotation-next"),
+        ("annotate/<slug:slug>/prefetch/", workspace.PrefetchView, "annotation-prefetch"),
+        (ITEM, workspace.ItemView, "annotation-item"),
     ),
-    path("annotate/<slug:slug>/", workspace.WorkspaceView.as_view(), name="annotation-workspace"),
-    path("annotate/<slug:slug>/next/", workspace.NextItemView.as_view(), name="annotation-next"),
-    path(
-        "annotate/<slug:slug>/prefetch/",
-        workspace.PrefetchView.as_view(),
-        name="annotation-prefetch",
+    *action_paths(
+        ITEM,
+        "annotation-",
+        {
+            "submit": workspace.SubmitView,
+            "skip": workspace.SkipView,
+            "undo": workspace.UndoView,
+            "draft": workspace.DraftView,
+        },
     ),
-    path(
-        "annotate/<slug:slug>/items/<int:pk>/",
-        workspace.ItemView.as_view(),
-        name="annotation-item",
+    *view_paths(
+        ("campaigns/", campaigns.CampaignListView, "campaign-list"),
+        ("campaigns/new/", campaigns.CampaignCreateView, "campaign-create"),
+        ("campaigns/preview/", campaigns.CampaignPreviewView, "campaign-preview"),
+        ("campaigns/<int:pk>/", campaigns.CampaignDetailView, "campaign-detail"),
     ),
-    path(
-        "annotate/<slug:slug>/items/<int:pk>/submit/",
-        workspace.SubmitView.as_view(),
-        name="annotation-submit",
+    *action_paths(
+        "campaigns/<int:pk>/",
+        "campaign-",
+        {
+            "state": campaigns.CampaignStateView,
+            "invite": campaigns.CampaignInviteView,
+            "prolific": campaign_prolific.CampaignProlificView,
+            "gold": campaigns.CampaignGoldView,
+        },
     ),
-    path(
-        "annotate/<slug:slug>/items/<int:pk>/skip/",
-        workspace.SkipView.as_view(),
-        name="annotation-skip",
-    ),
-    path(
-        "annotate/<slug:slug>/items/<int:pk>/undo/",
-        workspace.UndoView.as_view(),
-        name="annotation-undo",
-    ),
-    path(
-        "annotate/<slug:slug>/items/<int:pk>/draft/",
-        workspace.DraftView.as_view(),
-        name="annotation-draft",
-    ),
-    path("campaigns/", campaigns.CampaignListView.as_view(), name="campaign-list"),
-    path("campaigns/new/", campaigns.CampaignCreateView.as_view(), name="campaign-create"),
-    path("campaigns/preview/", campaigns.CampaignPreviewView.as_view(), name="campaign-preview"),
-    path("campaigns/<int:pk>/", campaigns.CampaignDetailView.as_view(), name="campaign-detail"),
-    path("campaigns/<int:pk>/state/", campaigns.CampaignStateView.as_view(), name="campaign-state"),
-    path(
-        "campaigns/<int:pk>/invite/",
-        campaigns.CampaignInviteView.as_view(),
-        name="campaign-invite",
-    ),
-    path(
-        "campaigns/<int:pk>/prolific/",
-        campaign_prolific.CampaignProlificView.as_view(),
-        name="campaign-prolific",
-    ),
-    path("campaigns/<int:pk>/gold/", campaigns.CampaignGoldView.as_view(), name="campaign-gold"),
-    path(
-        "campaigns/<int:pk>/export/<str:fmt>/",
-        campaigns.CampaignExportView.as_view(),
-        name="campaign-export",
-    ),
-    path(
-        "campaigns/<int:pk>/annotators/",
-        annotator_quality.AnnotatorQualityView.as_view(),
-        name="annotator-quality",
-    ),
-    path(
-        "campaigns/<int:pk>/annotators/quality.csv",
-        annotator_quality.AnnotatorQualityCsvView.as_view(),
-        name="annotator-quality-csv",
-    ),
-    path("review/", review_workspace.ReviewHomeView.as_view(), name="review-home"),
-    path(
-        "review/<slug:slug>/",
-        review_workspace.ReviewWorkspaceView.as_view(),
-        name="review-workspace",
-    ),
-    path(
-        "review/<slug:slug>/items/<int:pk>/decide/",
-        review_workspace.ReviewDecideView.as_view(),
-        name="review-decide",
-    ),
-    path(
-        "campaigns/reviews/",
-        review_campaigns.ReviewCampaignListView.as_view(),
-        name="review-campaign-list",
-    ),
-    path(
-        "campaigns/reviews/new/",
-        review_campaigns.ReviewCampaignCreateView.as_view(),
-        name="review-campaign-create",
-    ),
-    path(
-        "campaigns/reviews/<int:pk>/",
-        review_campaigns.ReviewCampaignDetailView.as_view(),
-        name="review-campaign-detail",
+    *view_paths(
+        ("campaigns/<int:pk>/export/<str:fmt>/", campaigns.CampaignExportView, "campaign-export"),
+        (
+            "campaigns/<int:pk>/annotators/",
+            annotator_quality.AnnotatorQualityView,
+            "annotator-quality",
+        ),
+        (
+            "campaigns/<int:pk>/annotators/quality.csv",
+            annotator_quality.AnnotatorQualityCsvView,
+            "annotator-quality-csv",
+        ),
+        ("review/", review_workspace.ReviewHomeView, "review-home"),
+        ("review/<slug:slug>/", review_workspace.ReviewWorkspaceView, "review-workspace"),
+        (
+            "review/<slug:slug>/items/<int:pk>/decide/",
+            review_workspace.ReviewDecideView,
+            "review-decide",
+        ),
+        ("campaigns/reviews/", review_campaigns.ReviewCampaignListView, "review-campaign-list"),
+        (
+            "campaigns/reviews/new/",
+            review_campaigns.ReviewCampaignCreateView,
+            "review-campaign-create",
+        ),
+        (
+            "campaigns/reviews/<int:pk>/",
+            review_campaigns.ReviewCampaignDetailView,
+            "review-campaign-detail",
+        ),
     ),
 ]

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from annotation import queue
 from annotation.answers import AnswerError, parse_answer
 from annotation.models import Assignment, Campaign
+from annotation.post_editing import suggestion_for
 from annotation.submission import submit
 from annotation.views.workspace import SubmitTiming
 from api.errors import FormRefused, field_error
@@ -37,6 +38,10 @@ def assignment_data(assignment: Assignment) -> dict[str, Any]:
         "payload": assignment.item.payload,
         "answer": assignment.answer,
         "submitted_at": assignment.submitted_at,
+        # Post-editing campaigns: the judge's answer the item opens with, and whether it was
+        # kept (both null in a blind campaign).
+        "suggestion": assignment.suggestion,
+        "kept_suggestion": assignment.kept_suggestion,
     }
 
 
@@ -57,9 +62,11 @@ class NextAssignmentView(OwnView):
     def post(self, request: Request, slug: str) -> Response:
         """Reserve the account's next item (its live reservation first); ``assignment`` is
         null with the ``reason`` when there is none."""
-        result = queue.next_item(_campaign(request, slug), request.user)
+        campaign = _campaign(request, slug)
+        result = queue.next_item(campaign, request.user)
         if result.assignment is None:
             return Response({"assignment": None, "reason": result.reason})
+        suggestion_for(campaign, result.assignment)  # kept on the assignment, as shown
         return Response({"assignment": assignment_data(result.assignment), "reason": ""})
 
 

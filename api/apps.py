@@ -11,7 +11,7 @@ class ApiConfig(PluginConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def declare(self) -> Declaration:
-        from api.export_job import KIND, TASK_NAME
+        from api.export_job import KIND
         from crux_app.jobs.catalog import JobKind
 
         return Declaration(
@@ -19,7 +19,6 @@ class ApiConfig(PluginConfig):
                 JobKind(
                     name=KIND,
                     label="Export",
-                    task_name=TASK_NAME,
                     queue="cpu",
                     description="Write an export's file for its download link "
                     "(POST /api/v1/exports/).",

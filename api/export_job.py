@@ -31,7 +31,6 @@ from crux_app.jobs.service import start_job
 from crux_app.models import Job
 
 KIND = "export"
-TASK_NAME = "api.tasks.export_data"
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
 EXPORT_ITEM = "file"
 logger = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from crux_app.roles import is_researcher
@@ -22,3 +22,11 @@ class IsSignedIn(BasePermission):
 
     def has_permission(self, request: Request, view: object) -> bool:
         return bool(request.user and request.user.is_authenticated)
+
+
+class ReadOnly(BasePermission):
+    """GET, HEAD and OPTIONS only: composed with a role (``IsResearcher | (IsX & ReadOnly)``)
+    where the role may read an endpoint but not write through it."""
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        return request.method in SAFE_METHODS

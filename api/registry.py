@@ -37,13 +37,6 @@ JOB_FORMS: Registry[JobForm] = Registry("API job form", (JobForm,), key=attrgett
 ENDPOINTS: Registry[Endpoint] = Registry("API endpoint", (Endpoint,), key=attrgetter("name"))
 
 
-def register_job_form(
-    kind: str, form_class: type[forms.Form], fixed: Mapping[str, Any] | None = None
-) -> None:
-    """Declare the form that validates ``kind``'s parameters (replaces by kind)."""
-    JOB_FORMS.register(JobForm(kind, form_class, dict(fixed or {})))
-
-
 def register_endpoint(name: str, route: str, view: type) -> None:
     """Mount a method's DRF view at ``/api/v1/<route>`` as URL name ``api-<name>``."""
     ENDPOINTS.register(Endpoint(name, route, view))

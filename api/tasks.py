@@ -2,11 +2,12 @@
 
 from celery import shared_task
 
-from api.export_job import TASK_NAME, run_export_job
+from api.export_job import KIND, run_export_job
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
 
 
-@shared_task(name=TASK_NAME, ignore_result=True)
+@shared_task(name=job_task_name(KIND), ignore_result=True)
 def export_data(job_id: int) -> None:
     """Run an ``export`` job: write the export's file for its download link."""
     job = job_to_run(job_id)

@@ -1,7 +1,7 @@
 """``/api/v1/``: the API's own endpoints, the ones methods registered (``api.registry``), the
 OpenAPI schema and its interactive docs; the account page for API tokens."""
 
-from django.urls import include, path
+from django.urls import URLPattern, include, path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -11,13 +11,12 @@ from drf_spectacular.views import (
 from api.registry import ENDPOINTS
 from api.token_views import ApiTokensView
 from api.views import collections, exports, imports, jobs, results
+from crux_app.url_tables import action_paths, view_paths
 
 
-def _registered() -> list:
-    return [
-        path(e.route, e.view.as_view(), name=f"api-{e.name}")
-        for e in sorted(ENDPOINTS.values(), key=lambda e: e.route)
-    ]
+def _registered() -> list[URLPattern]:
+    entries = sorted(ENDPOINTS.values(), key=lambda e: e.route)
+    return view_paths(*((e.route, e.view, f"api-{e.name}") for e in entries))
 
 
 v1 = [
@@ -31,39 +30,22 @@ v1 = [
         ),
         name="api-redoc",
     ),
-    path("collections/", collections.CollectionListView.as_view(), name="api-collections"),
-    path(
-        "collections/<str:name>/",
-        collections.CollectionDetailView.as_view(),
-        name="api-collection",
+    *view_paths(
+        ("collections/", collections.CollectionListView, "api-collections"),
+        ("collections/<str:name>/", collections.CollectionDetailView, "api-collection"),
+        ("collections/<str:name>/imports/", imports.CollectionImportView, "api-collection-imports"),
+        ("collections/<str:name>/jobs/", jobs.CollectionJobStartView, "api-collection-jobs"),
+        ("collections/<str:name>/judges/", results.JudgeListView, "api-judges"),
+        ("collections/<str:name>/judgments/", results.JudgmentListView, "api-judgments"),
+        ("collections/<str:name>/qrels/", results.QrelsListView, "api-qrels"),
+        ("exports/", exports.ExportStartView, "api-exports"),
+        ("exports/<int:pk>/download/", exports.ExportDownloadView, "api-export-download"),
+        ("jobs/", jobs.JobListView, "api-jobs"),
+        ("jobs/<int:pk>/", jobs.JobDetailView, "api-job"),
     ),
-    path(
-        "collections/<str:name>/imports/",
-        imports.CollectionImportView.as_view(),
-        name="api-collection-imports",
+    *action_paths(
+        "jobs/<int:pk>/", "api-job-", {"cancel": jobs.JobCancelView, "retry": jobs.JobRetryView}
     ),
-    path(
-        "collections/<str:name>/jobs/",
-        jobs.CollectionJobStartView.as_view(),
-        name="api-collection-jobs",
-    ),
-    path("collections/<str:name>/judges/", results.JudgeListView.as_view(), name="api-judges"),
-    path(
-        "collections/<str:name>/judgments/",
-        results.JudgmentListView.as_view(),
-        name="api-judgments",
-    ),
-    path("collections/<str:name>/qrels/", results.QrelsListView.as_view(), name="api-qrels"),
-    path("exports/", exports.ExportStartView.as_view(), name="api-exports"),
-    path(
-        "exports/<int:pk>/download/",
-        exports.ExportDownloadView.as_view(),
-        name="api-export-download",
-    ),
-    path("jobs/", jobs.JobListView.as_view(), name="api-jobs"),
-    path("jobs/<int:pk>/", jobs.JobDetailView.as_view(), name="api-job"),
-    path("jobs/<int:pk>/cancel/", jobs.JobCancelView.as_view(), name="api-job-cancel"),
-    path("jobs/<int:pk>/retry/", jobs.JobRetryView.as_view(), name="api-job-retry"),
     *_registered(),
 ]
 

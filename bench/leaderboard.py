@@ -101,8 +101,8 @@ def main(argv: list[str] | None = None) -> None:
     from django.urls import reverse
 
     from crux_app import data_version
+    from crux_app.dataio.collection_store import CollectionStore
     from crux_app.dataio.label_store import JudgmentRow, upsert_judgments
-    from crux_app.dataio.store import CollectionStore
     from crux_app.models import Judge, Judgment, Topic
     from crux_app.roles import RESEARCHER, add_role
 

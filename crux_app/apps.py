@@ -16,7 +16,7 @@ class CruxAppConfig(PluginConfig):
     verbose_name = "CRUX workbench"
 
     def declare(self) -> Declaration:
-        from crux_app.dataio.import_job import KIND, TASK_NAME
+        from crux_app.dataio.import_job import KIND
         from crux_app.jobs.catalog import JobKind, collection_page
         from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
 
@@ -25,7 +25,6 @@ class CruxAppConfig(PluginConfig):
                 JobKind(
                     name=KIND,
                     label="Import data",
-                    task_name=TASK_NAME,
                     queue="cpu",
                     description=(
                         "A file or folder uploaded from the upload page, imported in one "

@@ -6,7 +6,8 @@ gives the collection a new token, and the next request misses and recomputes. Wr
 ``bulk_create``, ``update()``, COPY and raw SQL send no signals, so every write path calls
 ``bump`` itself; the central places are
 
-- ``crux_app.dataio.store.CollectionStore`` (every importer opens one inside its transaction),
+- ``crux_app.dataio.collection_store.CollectionStore`` (every importer opens one inside its
+  transaction),
 - ``crux_app.jobs.runner.run_batches`` (every method job's stored results, after each batch),
 - the signals connected here (any ORM ``save()`` of the shared rows, the deletion of a topic,
   run or output, and of a judge), and ``DataVersionAdmin`` (deletions in the admin, which are

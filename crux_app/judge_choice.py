@@ -72,7 +72,9 @@ def default_judge(judges: Sequence[J], remembered: int | None = None) -> J | Non
     people = [
         j for j in judges if is_human(j) and j.n_topics >= most_topics and j.n_judgments >= enough
     ]
-    machines = [j for j in judges if not is_human(j)]
+    # Post-edited labels saw a machine's suggestion: neither the people's reference nor a
+    # machine judge, so they are shown by default only when nothing else is there.
+    machines = [j for j in judges if not is_human(j) and j.kind != Judge.Kind.POST_EDITED]
     pool = people or machines or list(judges)
     return min(pool, key=lambda j: (-j.n_judgments, j.name))
 

@@ -1,10 +1,10 @@
 """What a judge is, in words: its kind as pages list it, and whether it has a prompt to show.
 
-The Judge model knows four kinds (LLM, human, ensemble, adjudicated); a machine judge that is no
-LLM (the embedding baseline, stored with kind ``llm`` and its rubric's version as "prompt
-version") is declared by its method in its ``MethodConfig`` as a ``JudgeKindLabel`` that
-recognises its prompt versions. Pages call ``kind_label`` / ``shown_prompt`` and never print
-the raw kind.
+The Judge model knows five kinds (LLM, human, ensemble, adjudicated, post-edited human); a
+machine judge that is no LLM (the embedding baseline, stored with kind ``llm`` and its rubric's
+version as "prompt version") is declared by its method in its ``MethodConfig`` as a
+``JudgeKindLabel`` that recognises its prompt versions. Pages call ``kind_label`` /
+``shown_prompt`` and never print the raw kind.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ KIND_LABELS = {
     Judge.Kind.HUMAN.value: "human",
     Judge.Kind.ENSEMBLE.value: "ensemble",
     Judge.Kind.ADJUDICATED.value: "adjudicated",
+    # A person who saw a machine judge's suggestion before labelling (a post-editing campaign).
+    Judge.Kind.POST_EDITED.value: "human (post-edited)",
 }
 
 
@@ -33,15 +35,6 @@ class JudgeKindLabel:
 
 
 _LABELS: Registry[JudgeKindLabel] = Registry("judge kind", (JudgeKindLabel,))
-
-
-def register_judge_kind(entry: JudgeKindLabel) -> JudgeKindLabel:
-    """Add (or replace, by key) a machine judge kind."""
-    return _LABELS.register(entry)
-
-
-def unregister_judge_kind(key: str) -> None:
-    _LABELS.unregister(key)
 
 
 def _declared(kind: str, prompt_version: str) -> JudgeKindLabel | None:

@@ -32,7 +32,6 @@ models are ready: the entries (which name views, forms and loaders) are built in
                     JobKind(
                         name="nuggets",
                         label="Nugget evaluation",
-                        task_name="evaluation.nuggets.tasks.score_nuggets",
                         queue="gpu",
                         needs=("generate_answers",),  # kinds whose demo jobs run first
                         results_url=collection_page("nuggets-collection"),
@@ -40,8 +39,9 @@ models are ready: the entries (which name views, forms and loaders) are built in
                 ),
                 job_forms=(JobForm("nuggets", NuggetJobForm),),
                 page_links=(
+                    # after=/before=: keys of links it follows or precedes on the page.
                     PageLink("nuggets-collection", "Nuggets", "nuggets-collection",
-                             "collection", 85),
+                             "collection", after=("leaderboard",)),
                 ),
                 leaderboard_columns=(COLUMN,),
                 topic_summary=SUMMARY,

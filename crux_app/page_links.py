@@ -3,12 +3,17 @@
 Shared templates name no method: a method declares ``PageLink`` entries in its app's
 declaration (crux_app.method_config) and the collection and topic pages list them. A link may
 POST (a one-click job start with hidden fields) or simply open a page.
+
+A page lists its links in declaration order (``INSTALLED_APPS``, then each declaration's),
+moved by the keys a link names in ``after`` and ``before``; the job-starting buttons (links with
+``post_fields``) come after the plain links.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal
 
 from django.urls import reverse
@@ -25,7 +30,8 @@ class PageLink:
     label: str
     url_name: str
     place: Place
-    order: int = 100  # its place among the page's links (lower first)
+    after: tuple[str, ...] = ()  # keys of the links it comes after
+    before: tuple[str, ...] = ()  # keys of the links it comes before
     title: str = ""  # the hover text
     # A POST form with these hidden fields instead of a plain link (a one-click job start).
     post_fields: Mapping[str, str] = field(default_factory=dict)
@@ -45,19 +51,27 @@ class ResolvedLink:
     post_fields: tuple[tuple[str, str], ...]
 
 
-_LINKS: Registry[PageLink] = Registry("page link", (PageLink,))
+def _comes_after(link: PageLink) -> tuple[str, ...]:
+    """The links a link follows: those it names in ``after``, and, for a job-starting button
+    (``post_fields``), every plain link too."""
+    if not link.post_fields:
+        return link.after
+    return link.after + tuple(key for key, other in _LINKS.items() if not other.post_fields)
+
+
+_LINKS: Registry[PageLink] = Registry(
+    "page link", (PageLink,), needs=_comes_after, precedes=attrgetter("before")
+)
 
 
 def links_for(
     place: Place, collection_pk: int, topic: Any | None = None, page: Any | None = None
 ) -> list[ResolvedLink]:
     """The registered links of one page, resolved to URLs, in order."""
-    chosen = sorted(
-        (link for link in _LINKS.values() if link.place == place),
-        key=lambda link: (link.order, link.key),
-    )
     resolved = []
-    for link in chosen:
+    for link in _LINKS.ordered():
+        if link.place != place:
+            continue
         if link.shown is not None and not link.shown(page):
             continue
         on_topic = place == "topic" and not link.collection_url

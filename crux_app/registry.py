@@ -30,8 +30,9 @@ def _no_needs(entry: Any) -> tuple[str, ...]:
 class Registry(Mapping[str, T], Generic[T]):
     """Entries of one kind by key (a read-only ``Mapping`` to its readers).
 
-    ``key`` reads an entry's key; ``needs`` the keys of the entries that come before it (keys
-    not registered are ignored: a method may be left out of ``INSTALLED_APPS``); ``prepare``
+    ``key`` reads an entry's key; ``needs`` the keys of the entries that come before it and
+    ``precedes`` those that come after it (keys not registered are ignored: a method may be left
+    out of ``INSTALLED_APPS``); ``prepare``
     checks or converts an entry as it is registered (it raises ``ValueError`` to refuse one).
     ``entry_types``: the types ``Registry.of`` maps to this registry (the first is what it
     holds; the others are converted by ``prepare``).
@@ -45,11 +46,13 @@ class Registry(Mapping[str, T], Generic[T]):
         entry_types: tuple[type, ...] = (),
         key: Callable[[T], str] = attrgetter("key"),
         needs: Callable[[T], Iterable[str]] = _no_needs,
+        precedes: Callable[[T], Iterable[str]] = _no_needs,
         prepare: Callable[[Any], T] | None = None,
     ) -> None:
         self.what = what
         self._key = key
         self._needs = needs
+        self._precedes = precedes
         self._prepare = prepare
         self._entries: dict[str, T] = {}
         # Counts changes: a cached table names the registry state it was computed with.
@@ -87,12 +90,16 @@ class Registry(Mapping[str, T], Generic[T]):
         return len(self._entries)
 
     def ordered(self) -> list[T]:
-        """Every entry after the entries it needs; otherwise in declaration order (raises
+        """Every entry after the entries it needs and before those it precedes; otherwise in
+        declaration order (raises
         ``graphlib.CycleError`` when the needs run in a circle)."""
         position = {key: index for index, key in enumerate(self._entries)}
         sorter: TopologicalSorter[str] = TopologicalSorter()
         for key, entry in self._entries.items():
             sorter.add(key, *(need for need in self._needs(entry) if need in position))
+            for later in self._precedes(entry):
+                if later in position:
+                    sorter.add(later, key)
         sorter.prepare()
         ready: list[tuple[int, str]] = []
         keys: list[str] = []

@@ -3,12 +3,13 @@ task, so they go to the default ``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
 
 from celery import shared_task
 
-from crux_app.dataio.import_job import TASK_NAME, run_import_job
+from crux_app.dataio.import_job import KIND, run_import_job
 from crux_app.dataio.upload_sweep import sweep_failed_uploads
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
 
 
-@shared_task(name=TASK_NAME, ignore_result=True)
+@shared_task(name=job_task_name(KIND), ignore_result=True)
 def import_data(job_id: int) -> None:
     """Run an ``import`` job: the catalog importer on the job's stored upload."""
     job = job_to_run(job_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
@@ -35,7 +36,6 @@ class Summary(Protocol):
 class TopicSummary:
     key: str
     title: str
-    order: int  # its place on the topic page (lower first)
     build: Callable[..., Summary]  # build(topic), or build(topic, judge_id) (takes_judge)
     template: str  # draws a filled summary: gets ``summary``, ``topic`` and ``entry``
     job_kind: str  # the job kind that fills it (the empty state names its label)
@@ -45,6 +45,8 @@ class TopicSummary:
     # True: ``build`` also takes the judge id the page asks for (the request's ``judge``, else
     # the user's remembered choice; None: the default), as build(topic, judge_id).
     takes_judge: bool = False
+    # Keys of the summaries it comes after on the topic page (else: in declaration order).
+    after: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,20 +64,13 @@ class ResolvedSummary:
         return bool(self.summary.empty)
 
 
-_SUMMARIES: Registry[TopicSummary] = Registry("topic summary", (TopicSummary,))
-
-
-def register_topic_summary(entry: TopicSummary) -> TopicSummary:
-    """Add (or replace, by key) a summary."""
-    return _SUMMARIES.register(entry)
-
-
-def unregister_topic_summary(key: str) -> None:
-    _SUMMARIES.unregister(key)
+TOPIC_SUMMARIES: Registry[TopicSummary] = Registry(
+    "topic summary", (TopicSummary,), needs=attrgetter("after")
+)
 
 
 def registered_summaries() -> list[TopicSummary]:
-    return sorted(_SUMMARIES.ordered(), key=lambda e: (e.order, e.key))
+    return TOPIC_SUMMARIES.ordered()
 
 
 def summaries_for(topic: Topic, judge_id: int | None = None) -> list[ResolvedSummary]:

@@ -25,6 +25,10 @@ from tests.model_server import (  # noqa: F401  (session-scoped model servers)
     served_model,
 )
 
+# The browser and real-worker fixtures, for tests in any folder (each such test carries the
+# ``browser`` or ``worker`` marker: tests/architecture/test_test_markers.py).
+pytest_plugins = ["tests.browser_fixtures", "tests.worker_fixtures"]
+
 # Original text in the CRUX labeling platform's layout, with the real release's quirks; the
 # repository holds it, so a fresh clone runs every test.
 SAMPLES = Path(__file__).resolve().parent / "data" / "crux_labeling"
@@ -48,7 +52,7 @@ def name_static_files_by_their_source_names() -> None:
 
 def forget_callers_celery_environment() -> None:
     """Remove every ``CELERY_*`` variable from this process's environment and give the Celery
-    settings derived from them the values settings.py gives without them.
+    settings derived from them the values the settings give without them.
 
     A shell that exported ``CELERY_BROKER_URL`` (or ``CELERY_TASK_ALWAYS_EAGER``, or the demo's
     filesystem transport) would otherwise change where tests send tasks, whether they run them
@@ -60,7 +64,9 @@ def forget_callers_celery_environment() -> None:
     for name in leaked:
         del os.environ[name]
     if leaked:
-        clean = runpy.run_module(settings.SETTINGS_MODULE)
+        from crux_app.settings import jobs as job_settings  # the Celery settings' module
+
+        clean = runpy.run_module(job_settings.__name__)
         for name, value in clean.items():
             if name.startswith("CELERY_"):
                 setattr(settings, name, value)

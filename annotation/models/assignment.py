@@ -95,6 +95,10 @@ class Assignment(models.Model):
     time_spent_ms = models.PositiveIntegerField(null=True, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
     skipped_at = models.DateTimeField(null=True, blank=True)
+    # Post-editing campaigns: the machine judge's answer the item opened with (None: none was
+    # shown), and whether the submitted answer kept its label unchanged (None: no suggestion).
+    suggestion = models.JSONField(null=True, blank=True)
+    kept_suggestion = models.BooleanField(null=True, blank=True)
 
     objects = AssignmentQuerySet.as_manager()
 

@@ -107,6 +107,20 @@ class Campaign(models.Model):
     invited = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="invited_campaigns"
     )
+    # TREC 2024's post-editing: annotators see this machine judge's label of each item
+    # pre-filled and change it where they disagree. Null: blind (the default).
+    suggestion_judge = models.ForeignKey(
+        "crux_app.Judge",
+        null=True,
+        blank=True,
+        # A post-editing campaign's record keeps the judge its annotators saw.
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name="post-edit suggestions from",
+        help_text="Post-editing (not blind): each item opens pre-filled with this machine "
+        "judge's label, which annotators keep or change. Their labels are then kept apart from "
+        "blind human labels. Leave empty for a blind campaign (the default).",
+    )
     # How the items were picked (mode, sample size, seed, judge, threshold), for the record.
     selection = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
@@ -138,6 +152,11 @@ class Campaign(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state == self.State.OPEN
+
+    @property
+    def is_post_editing(self) -> bool:
+        """Annotators see a machine judge's suggestion: the campaign is not blind."""
+        return self.suggestion_judge_id is not None
 
 
 class CampaignItemQuerySet(models.QuerySet):

@@ -26,6 +26,7 @@ from annotation.forms import (
     ProlificStudyForm,
 )
 from annotation.models import Campaign
+from annotation.post_editing import kept_share, notice
 from annotation.progress import ITEM_FILTERS, campaign_progress, item_page
 from annotation.prolific_admission import places
 from annotation.selection import SelectionError
@@ -87,7 +88,9 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
         listed = CampaignItemsForm(request.GET)
         if bad := refused(listed):
             return bad
-        campaign = get_object_or_404(Campaign.objects.select_related("collection"), pk=pk)
+        campaign = get_object_or_404(
+            Campaign.objects.select_related("collection", "suggestion_judge"), pk=pk
+        )
         which = listed.which()
         number, text, size = listed.page_number(), listed.search_text(), listed.page_size()
         items = item_page(campaign, which, number, text, size)
@@ -110,6 +113,8 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
             "invite_form": InviteForm(),
             "gold_form": GoldUploadForm(),
             "workspace_url": reverse("annotation-workspace", args=[campaign.slug]),
+            "post_edit_notice": notice(campaign),
+            "kept": kept_share(campaign) if campaign.is_post_editing else None,
         }
         return render(request, "annotation/campaign_detail.html", context)
 

@@ -40,6 +40,7 @@ def _page(
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
+    hint = other_label_hint(campaign.task_type)
     context = {
         "campaign": campaign,
         "task_label": task_label(campaign.task_type),
@@ -47,7 +48,9 @@ def _page(
         "item": item,
         "payload": item.payload if item else {},
         "options": options(campaign, item) if item else [],
-        "other_hint": other_label_hint(campaign.task_type),
+        "other_hint": hint,
+        # Wide enough for the hint (a declared task's labels are words: partial_support).
+        "other_size": min(max(4, len(hint)), 40),
         "form_data": form_data or {},
         "error": error,
     }

@@ -2,11 +2,14 @@
 
 Isolation: a campaign an account was not invited to, and an assignment that is not the
 account's own, are both 404 (never 403, which would confirm they exist). Nothing rendered here
-reads judgments or other annotators' assignments: the item's payload snapshot is all it shows.
+reads judgments or other annotators' assignments: the item's payload snapshot is all it shows,
+with, in a post-editing campaign only, the chosen machine judge's label of the item as the
+pre-filled suggestion (``annotation/post_editing.py``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -24,6 +27,7 @@ from annotation import queue
 from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
 from annotation.drafts import save_draft
 from annotation.models import AnnotatorProfile, Assignment, Campaign, CampaignItem
+from annotation.post_editing import notice, opening_draft
 from annotation.review_access import reviewable
 from annotation.submission import submit
 from annotation.task_type_registry import task_type
@@ -144,10 +148,11 @@ def _question_rows(payload: dict[str, Any], draft: dict[str, str]) -> list[dict[
 def item_context(
     campaign: Campaign, assignment: Assignment, draft: dict[str, str] | None = None
 ) -> dict[str, Any]:
-    """The item with ``draft`` (default: the assignment's own draft) filled in."""
+    """The item with ``draft`` (default: the assignment's own draft, else a post-editing
+    campaign's suggestion) filled in."""
     item = assignment.item
     if draft is None:
-        draft = assignment.draft or {}
+        draft = opening_draft(campaign, assignment)
     entry = task_type(campaign.task_type)
     return {
         "rows": _question_rows(item.payload, draft),
@@ -159,7 +164,13 @@ def item_context(
         "rubric": RUBRIC_LEVELS,  # (rating, text), 5 first: the judge's prompt reads the same
         "categories": FAILURE_TAXONOMY,
         "task_template": entry.template,
+        # Post-editing: whether this item opened with the judge's label (else it opens empty).
+        "post_editing": campaign.is_post_editing,
+        "suggestion_shown": assignment.suggestion is not None,
         "answer_keys": entry.answer_keys,
+        "task_keys": entry.keys,
+        "key_values_json": json.dumps(dict(entry.keys.values)),
+        "item_data": entry.item_data(item.payload),
         "prefetch_url": reverse("annotation-prefetch", args=[campaign.slug])
         + f"?after={assignment.pk}",
     }
@@ -213,6 +224,7 @@ def render_slot(
             **standing_context(campaign, request.user),
             slot_template=template,
             task_label=task_label(campaign.task_type),
+            post_edit_notice=notice(campaign),
         )
         return render(request, "annotation/workspace.html", context)
     return render_fragment(request, template, context)
@@ -236,6 +248,7 @@ def review_context(campaign: Campaign, assignment: Assignment, user: Any) -> dic
         "can_change": campaign.is_open and latest is not None and latest.pk == assignment.pk,
         "previous": earlier,
         "task_label": task_label(campaign.task_type),
+        "post_edit_notice": notice(campaign),
     }
 
 

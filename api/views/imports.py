@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django import forms
 from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -14,7 +13,7 @@ from rest_framework.views import APIView
 from api.errors import FormRefused, field_error
 from api.serializers import ErrorSerializer, ImportSerializer, JobEnvelopeSerializer, JobSerializer
 from api.tokens import find_active_token
-from crux_app.dataio.catalog import IMPORT_FORMATS
+from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat
 from crux_app.dataio.import_job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import UploadRejected
 from crux_app.roles import is_researcher
@@ -22,20 +21,12 @@ from crux_app.views.upload import UploadForm, store_upload
 
 
 class ApiImportForm(UploadForm):
-    """The upload page's form with every format of the import catalog and every format's
-    parameters (the page offers the ones its form has fields for)."""
+    """The upload page's form with every format of the import catalog, and so with every
+    format's declared parameters (``crux_app.dataio.catalog``), not only the uploadable ones."""
 
-    judge = forms.CharField(max_length=200, required=False)
-    judge_kind = forms.ChoiceField(
-        choices=[("", ""), ("human", "human"), ("llm", "llm")], required=False
-    )
-    model_id = forms.CharField(max_length=300, required=False)
-    prompt_version = forms.CharField(max_length=100, required=False)
-    add_missing_passages = forms.BooleanField(required=False)
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["format"].choices = [(f.name, f.label) for f in IMPORT_FORMATS.values()]
+    @staticmethod
+    def formats() -> list[ImportFormat]:
+        return list(IMPORT_FORMATS.values())
 
 
 class CollectionImportView(APIView):

@@ -3,6 +3,9 @@ source (JSON pages; CSV with ``?format=csv``, every row)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -20,7 +23,7 @@ from crux_app.inputs import (
     resolve_judge,
     resolve_qrels_source,
 )
-from crux_app.models import Judgment, PassageQrel
+from crux_app.models import Collection, Judgment, PassageQrel
 
 # Output name -> the row's lookup (renamed after the query: most names are the model's fields).
 JUDGMENT_FIELDS = {
@@ -41,6 +44,8 @@ QREL_FIELDS = {
     "source": "source",
 }
 MAX_NAME = 300
+PAGING = (OpenApiParameter("page", int), OpenApiParameter("page_size", int))
+Resolved = TypeVar("Resolved")
 
 
 def _rows(request: Request, view: APIView, rows: QuerySet, fields: dict[str, str]) -> Response:
@@ -62,6 +67,19 @@ def _name(request: Request, field: str) -> str | None:
     return value
 
 
+def _resolved(
+    request: Request,
+    field: str,
+    collection: Collection,
+    resolve: Callable[[Collection, str | None], Resolved],
+) -> Resolved:
+    """What ``resolve`` makes of the request's ``field``; its refusal is a 400 naming it."""
+    try:
+        return resolve(collection, _name(request, field))
+    except EvaluationInputError as error:
+        raise field_error(field, str(error)) from None
+
+
 class JudgeListView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response:
@@ -79,18 +97,14 @@ class JudgmentListView(APIView):
         parameters=[
             OpenApiParameter("judge", str, description="blank: the leaderboard's default"),
             OpenApiParameter("task", str),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int),
+            *PAGING,
         ],
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
         """Every judgment of one judge in the collection (passage and report items)."""
         collection = collection_named(name)
-        try:
-            judge = resolve_judge(collection, _name(request, "judge"))
-        except EvaluationInputError as error:
-            raise field_error("judge", str(error)) from None
+        judge = _resolved(request, "judge", collection, resolve_judge)
         if judge is None:
             raise field_error("judge", "nobody judged passages of this collection")
         rows = Judgment.objects.filter(topic__collection=collection, judge__name=judge.name)
@@ -107,18 +121,14 @@ class QrelsListView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("source", str, description="blank: the source with most rows"),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int),
+            *PAGING,
         ],
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
         """The passage qrels of one source (a judge's name for a judge's qrels)."""
         collection = collection_named(name)
-        try:
-            source = resolve_qrels_source(collection, _name(request, "source"))
-        except EvaluationInputError as error:
-            raise field_error("source", str(error)) from None
+        source = _resolved(request, "source", collection, resolve_qrels_source)
         rows = PassageQrel.objects.filter(topic__collection=collection, source=source)
         rows = rows.order_by("topic__external_id", "passage__external_id")
         return _rows(request, self, rows, QREL_FIELDS)

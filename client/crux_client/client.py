@@ -277,6 +277,59 @@ class Client:
         """Every label of every annotator of the campaign."""
         return pd.DataFrame(self.request("GET", f"campaigns/{_name(slug)}/labels/")["labels"])
 
+    def annotator_quality(self, slug: str) -> pd.DataFrame:
+        """The campaign's annotator quality table (one row per annotator, the CSV's columns)."""
+        body = self.request("GET", f"campaigns/{_name(slug)}/annotator-quality/")
+        return pd.DataFrame(body["annotators"], columns=body["columns"])
+
+    # ---- review and adjudication ---------------------------------------------------------
+
+    def review_queue(self, collection: str, **choices: Any) -> dict[str, Any]:
+        """The disagreements a review campaign would hold, ``{"n_items", "items"}``; choices:
+        ``task_type``, ``kind``, ``judges`` (a list), ``topics``, ``min_gap``, ``sample``,
+        ``sampling``, ``seed``."""
+        path = f"collections/{_name(collection)}/review-queue/"
+        return self.request("GET", path, params=choices)
+
+    def create_review_campaign(self, collection: str, name: str, **choices: Any) -> dict[str, Any]:
+        """A review campaign of the queue these choices make (as ``review_queue``), with
+        ``show_sources``, ``guidelines_md`` and ``reviewers`` (account names)."""
+        path = f"collections/{_name(collection)}/review-campaigns/"
+        return self.request("POST", path, json={"name": name, **choices})
+
+    def review_campaigns(self, collection: str | None = None) -> list[dict[str, Any]]:
+        """The review campaigns the account may review (of one collection, if named)."""
+        path = f"collections/{_name(collection)}/review-campaigns/" if collection else ""
+        return self.request("GET", path or "review-campaigns/")
+
+    def review_campaign(self, slug: str) -> dict[str, Any]:
+        return self.request("GET", f"review-campaigns/{_name(slug)}/")
+
+    def review_items(self, slug: str, decided: bool | None = None) -> list[dict[str, Any]]:
+        """Every item of a review campaign (``decided``: only the decided or undecided ones),
+        with its payload and its options A, B, C."""
+        params = {} if decided is None else {"decided": str(decided).lower()}
+        return list(self._pages(f"review-campaigns/{_name(slug)}/items/", params))
+
+    def decide(
+        self, slug: str, item: int, option: str = "", other: str = "", note: str = ""
+    ) -> dict[str, Any]:
+        """Decide an item: an ``option`` letter or an ``other`` label. Deciding it again
+        answers the stored decision; an item another reviewer decided raises ApiError 409."""
+        path = f"review-campaigns/{_name(slug)}/items/{int(item)}/decision/"
+        return self.request("POST", path, json={"option": option, "other": other, "note": note})
+
+    def merge_adjudicated(
+        self, collection: str, name: str, task: str = "passage_rating", campaigns: list[str] = ()
+    ) -> dict[str, Any]:
+        """Several review campaigns' decisions as the judge ``adjudicated:merged:<name>``."""
+        body = {"name": name, "task": task, "campaigns": list(campaigns)}
+        return self.request("POST", f"collections/{_name(collection)}/review-merges/", json=body)
+
+    def review_verdict(self, slug: str) -> dict[str, Any]:
+        """Who was right (as ``manage.py review_verdict --format json``)."""
+        return self.request("GET", f"review-campaigns/{_name(slug)}/verdict/")
+
 
 def _job_id(job: Job | int) -> int:
     return int(job["id"] if isinstance(job, dict) else job)

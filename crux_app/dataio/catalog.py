@@ -20,7 +20,14 @@ from .import_topics import import_topics
 from .qrels_judge import JUDGE_KINDS
 from .results import ImportResult
 
-__all__ = ["EXPORT_FORMATS", "IMPORT_FORMATS", "ImportFormat", "Parameter", "upload_formats"]
+__all__ = [
+    "EXPORT_FORMATS",
+    "IMPORT_FORMATS",
+    "JUDGE_PARAMETERS",
+    "ImportFormat",
+    "Parameter",
+    "upload_formats",
+]
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,37 @@ TAU = Parameter(
     minimum=1,
     maximum=5,
     help="answerability threshold: the release's ranking_1 … ranking_5 folder",
+)
+# Who labelled a file of one judge's labels (qrels here; a method's label files too). The name's
+# length is checked by the importer (``qrels_judge``), whose message names the file.
+JUDGE_PARAMETERS = (
+    Parameter(
+        "judge", "Judge", help="the judge's name (a qrels file's is also its qrels source's name)"
+    ),
+    Parameter(
+        "judge_kind",
+        "Judge kind",
+        choices=tuple((kind, kind) for kind in JUDGE_KINDS),
+        help="human (NIST's assessors, say) or llm (UMBRELA, say)",
+        cli="--kind",
+    ),
+    Parameter(
+        "model_id",
+        "Model id",
+        required=False,
+        default="",
+        max_length=300,
+        help="the LLM judge's model id",
+    ),
+    Parameter(
+        "prompt_version",
+        "Prompt version",
+        required=False,
+        default="",
+        max_length=100,
+        help="the LLM judge's prompt version (model id and prompt version identify an LLM "
+        "judge: give one when another LLM judge has the same model id)",
+    ),
 )
 ADD_MISSING_PASSAGES = Parameter(
     "add_missing_passages",
@@ -106,35 +144,7 @@ IMPORT_FORMATS: dict[str, ImportFormat] = {
             "TREC qrels of one judge",
             "file",
             import_qrels,
-            (
-                # Its length is checked by the importer, whose message names the file.
-                Parameter("judge", "Judge", help="the judge's name, also its qrels source's name"),
-                Parameter(
-                    "judge_kind",
-                    "Judge kind",
-                    choices=tuple((kind, kind) for kind in JUDGE_KINDS),
-                    help="human (NIST's assessors) or llm (UMBRELA)",
-                    cli="--kind",
-                ),
-                Parameter(
-                    "model_id",
-                    "Model id",
-                    required=False,
-                    default="",
-                    max_length=300,
-                    help="the LLM judge's model id",
-                ),
-                Parameter(
-                    "prompt_version",
-                    "Prompt version",
-                    required=False,
-                    default="",
-                    max_length=100,
-                    help="the LLM judge's prompt version (model id and prompt version identify "
-                    "an LLM judge: give one when another LLM judge has the same model id)",
-                ),
-                ADD_MISSING_PASSAGES,
-            ),
+            (*JUDGE_PARAMETERS, ADD_MISSING_PASSAGES),
             "qid 0 docid grade; topics must already be in the collection.",
         ),
         ImportFormat(

@@ -39,13 +39,13 @@ from django.db import transaction
 
 from crux_app.models import GeneratedOutput, Judgment, Passage, PassageQrel, SubtopicQrel, Topic
 
+from .collection_store import CollectionStore
 from .errors import ImportFailure
 from .label_store import llm_judge
 from .rating_vectors import RatingVectors
 from .readers import Record, SourceDir, read_columns, read_jsonl, read_tsv_pairs
 from .results import ImportResult
 from .staged_upsert import StagedUpsert
-from .store import CollectionStore
 
 RELEASE_JUDGE_MODEL = "meta-llama/Llama-3.1-70B-Instruct"
 RELEASE_PROMPT_VERSION = "crux-release"

@@ -30,6 +30,7 @@ from django.db import transaction
 
 from crux_app.models import GeneratedOutput, PassageQrel, Topic
 
+from .collection_store import BATCH_SIZE, CollectionStore
 from .errors import ImportFailure
 from .import_qrels import parse_qrels
 from .import_run import parse_run
@@ -38,7 +39,6 @@ from .platform_labels import import_labels
 from .qrels_judge import MAX_SOURCE_LENGTH, qrels_source
 from .readers import Record, SourceDir, json_problem, read_json_document, read_jsonl
 from .results import ImportResult
-from .store import BATCH_SIZE, CollectionStore
 
 ORACLE_FILE = "oracle.jsonl"
 ORACLE_SYSTEM = "oracle"

@@ -26,7 +26,6 @@ from .results import ImportResult
 from .uploads import StoredUpload, UploadMissing, remove_upload, stored_path
 
 KIND = "import"
-TASK_NAME = "crux_app.tasks.import_data"
 WARNINGS_SHOWN = 20
 
 _FIXED = ("format", "collection", "source", "label")

@@ -15,11 +15,11 @@ from django.db import transaction
 
 from crux_app.models import Passage
 
-from .errors import ImportFailure
+from .collection_store import CollectionStore
+from .errors import ImportFailure, checked_file
 from .id_text import IdTextLayout, read_id_texts
 from .passage_merge import PassageMerge
 from .results import ImportResult
-from .store import CollectionStore
 
 PASSAGES = IdTextLayout(
     noun="passage",
@@ -34,10 +34,7 @@ def import_passages(
     collection: str, source: Path, *, label: str | None = None, progress: bool = False
 ) -> ImportResult:
     """Import the passages file ``source`` into ``collection`` (which must exist)."""
-    source = Path(source)
-    label = str(source) if label is None else label
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
+    source, label = checked_file(source, label)
     result = ImportResult(format="passages", collection=collection)
     with transaction.atomic():
         store = CollectionStore.required(collection, label)

@@ -17,11 +17,11 @@ from django.db import transaction
 from crux_app.models import Collection, PassageQrel, Topic
 from crux_app.vocabulary import QA_GOLD_SOURCE
 
-from .errors import ImportFailure
+from .collection_store import CollectionStore, RunLine
+from .errors import ImportFailure, checked_file
 from .label_store import upsert_passage_qrels
 from .readers import Record, read_jsonl
 from .results import ImportResult
-from .store import CollectionStore, RunLine
 
 GOLD_SOURCE = QA_GOLD_SOURCE  # the shared vocabulary's name, kept for older imports
 DEFAULT_RUN = "contexts"
@@ -76,10 +76,7 @@ def import_qa(
     progress: bool = False,
 ) -> ImportResult:
     """Import the QA JSONL file ``source`` into ``collection`` (created as a QA collection)."""
-    source = Path(source)
-    label = str(source) if label is None else label
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
+    source, label = checked_file(source, label)
     result = ImportResult(format="qa", collection=collection)
     records: list[_QARecord] = []
     first_line: dict[str, int] = {}

@@ -16,13 +16,13 @@ from django.db import transaction
 
 from crux_app.models import PassageQrel
 
-from .errors import ImportFailure
+from .collection_store import CollectionStore
+from .errors import ImportFailure, checked_file
 from .import_run import create_missing_passages
 from .pg_copy import insert_rows
 from .qrels_judge import check_source_is_the_judges, qrels_judge, qrels_source
 from .readers import read_columns
 from .results import ImportResult
-from .store import CollectionStore
 
 QRELS_LAYOUT = "qid 0 docid grade"
 MIN_GRADE, MAX_GRADE = -(2**15), 2**15 - 1  # PassageQrel.grade is a SmallIntegerField
@@ -73,10 +73,7 @@ def import_qrels(
 ) -> ImportResult:
     """Import the qrels file ``source`` into ``collection`` (which must exist) as the labels of
     the judge ``judge`` (created when new, of kind ``judge_kind``)."""
-    source = Path(source)
-    label = str(source) if label is None else label
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
+    source, label = checked_file(source, label)
     result = ImportResult(format="qrels", collection=collection)
     with transaction.atomic():
         store = CollectionStore.required(collection, label)

@@ -16,10 +16,10 @@ from django.db import transaction
 
 from crux_app.models import Passage
 
-from .errors import ImportFailure
+from .collection_store import CollectionStore, RunLine
+from .errors import ImportFailure, checked_file
 from .readers import Row, read_columns
 from .results import ImportResult
-from .store import CollectionStore, RunLine
 
 RUN_LAYOUT = "qid Q0 pid rank score tag"
 MAX_RANK = 2**31 - 1  # RunEntry.rank is a PositiveIntegerField
@@ -95,11 +95,8 @@ def import_run(
 ) -> ImportResult:
     """Import the run file ``source`` into ``collection`` (which must exist) as ``run_name``;
     with ``add_missing_passages``, passages the collection lacks are created without text."""
-    source = Path(source)
-    label = str(source) if label is None else label
+    source, label = checked_file(source, label)
     result = ImportResult(format="run", collection=collection)
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
     if not run_name.strip():
         raise ImportFailure(label, None, "the run needs a name")
     with transaction.atomic():

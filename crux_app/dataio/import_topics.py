@@ -11,10 +11,10 @@ from django.db import transaction
 
 from crux_app.models import Topic
 
-from .errors import ImportFailure
+from .collection_store import CollectionStore
+from .errors import ImportFailure, checked_file
 from .id_text import IdTextLayout, read_id_texts
 from .results import ImportResult
-from .store import CollectionStore
 
 TOPICS = IdTextLayout(
     noun="topic",
@@ -29,10 +29,7 @@ def import_topics(
     collection: str, source: Path, *, label: str | None = None, progress: bool = False
 ) -> ImportResult:
     """Import the topics file ``source`` into ``collection`` (created when new)."""
-    source = Path(source)
-    label = str(source) if label is None else label
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
+    source, label = checked_file(source, label)
     topics = [
         Topic(external_id=pair.id, request=pair.text)
         for pair in read_id_texts(source, label, TOPICS, progress)

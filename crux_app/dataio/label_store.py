@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from crux_app.models import CoverageLabel, Judge, Judgment, PassageQrel
 
+from .collection_store import BATCH_SIZE
 from .errors import ImportFailure
 from .pg_copy import insert_rows, upsert_rows
-from .store import BATCH_SIZE
 
 
 def llm_judge(model_id: str, prompt_version: str) -> Judge:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from crux_app.models import CoverageLabel, GeneratedOutput, Judgment
 
+from .collection_store import CollectionStore
 from .export_labels import NO_QUESTION, NOT_JUDGED, nugget_keys
 from .label_store import JudgmentRow, human_judge, upsert_coverage_labels, upsert_judgments
 from .readers import Record, SourceDir, read_jsonl
 from .results import ImportResult
-from .store import CollectionStore
 
 QRELS_SUFFIX = "_qrels.jsonl"
 QLABELS_SUFFIX = "_qlabels.jsonl"

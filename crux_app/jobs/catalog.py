@@ -1,9 +1,9 @@
 """The kinds of job the app can start, each bound by name to the Celery task that runs it.
 
 The catalog names no method: each method declares its kinds in its ``MethodConfig``
-(crux_app.method_config). Tasks are named, not imported, so the web process never imports model
-code; a kind's task goes to the kind's ``queue`` (crux_app.jobs.routing, settings'
-CELERY_TASK_ROUTES).
+(crux_app.method_config). A kind's task is named after the kind (``job_task_name``: the app's
+``tasks.py`` registers it under that name), not imported, so the web process never imports model
+code; it goes to the kind's ``queue`` (crux_app.jobs.routing, settings' CELERY_TASK_ROUTES).
 """
 
 from __future__ import annotations
@@ -33,11 +33,15 @@ ParamsText = Callable[[Mapping[str, Any]], str]
 EstimateWork = Callable[[Mapping[str, Any], "Collection | None", "Topic | None"], "WorkLeft"]
 
 
+def job_task_name(kind: str) -> str:
+    """The name of the Celery task that runs ``kind``'s jobs (``@shared_task(name=...)``)."""
+    return f"jobs.{kind}"
+
+
 @dataclass(frozen=True)
 class JobKind:
     name: str
     label: str
-    task_name: str
     description: str = ""
     queue: Literal["gpu", "cpu"] = "cpu"  # the Celery queue its task is sent to
     # The kinds whose jobs run before this kind's when they are queued together (the demo
@@ -60,6 +64,10 @@ class JobKind:
     # before it starts; None: no estimate.
     estimate_work: EstimateWork | None = None
 
+    @property
+    def task_name(self) -> str:
+        return job_task_name(self.name)
+
 
 @dataclass(frozen=True)
 class ResultsLink:
@@ -74,11 +82,6 @@ class UnknownJobKind(ValueError):
 CATALOG: Registry[JobKind] = Registry(
     "job kind", (JobKind,), key=attrgetter("name"), needs=attrgetter("needs")
 )
-
-
-def register_kind(kind: JobKind) -> JobKind:
-    """Add (or replace, by name) a job kind."""
-    return CATALOG.register(kind)
 
 
 def get_kind(name: str) -> JobKind:

@@ -10,14 +10,17 @@ from .managers import JudgeQuerySet, JudgmentQuerySet
 
 class Judge(models.Model):
     """Who gave a judgment: an LLM (model id + prompt version), a person, an ensemble of
-    judges (``JudgeEnsemble``: its labels are combined from its members'), or the adjudicated
-    reference of a review campaign (its reviewers' decisions on disagreements)."""
+    judges (``JudgeEnsemble``: its labels are combined from its members'), the adjudicated
+    reference of a review campaign (its reviewers' decisions on disagreements), or a person's
+    post-edited labels (labels given in a campaign that showed a machine judge's suggestion:
+    not blind, so never pooled with the person's blind ``human`` labels)."""
 
     class Kind(models.TextChoices):
         LLM = "llm", "LLM"
         HUMAN = "human", "Human"
         ENSEMBLE = "ensemble", "Ensemble"
         ADJUDICATED = "adjudicated", "Adjudicated"
+        POST_EDITED = "post_edited", "Human (post-edited)"
 
     name = models.CharField(max_length=300, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -61,13 +61,18 @@ class UploadForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        # Read now, not at import: a method may add formats to the catalog when it is ready.
-        self.fields["format"].choices = [(f.name, f.label) for f in upload_formats()]
-        self.fields.update(parameter_fields(upload_formats()))
+        self.fields["format"].choices = [(f.name, f.label) for f in self.formats()]
+        self.fields.update(parameter_fields(self.formats()))
+
+    @staticmethod
+    def formats() -> list[ImportFormat]:
+        """The formats offered (read when a form is made, not at import: a method may add
+        formats to the catalog when it is ready)."""
+        return upload_formats()
 
     def parameter_fields(self) -> list[forms.BoundField]:
         """The declared parameters' fields, for the page to show the chosen format's."""
-        names = {p.name for f in upload_formats() for p in f.parameters}
+        names = {p.name for f in self.formats() for p in f.parameters}
         return [self[name] for name in self.fields if name in names]
 
     def clean(self) -> dict:

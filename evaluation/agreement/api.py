@@ -1,5 +1,6 @@
 """``GET /api/v1/collections/<name>/agreement/``: the agreement report as data (the page's
-choices as query parameters; JSON as the page's download, CSV with ``?format=csv``)."""
+choices as query parameters; JSON as the page's download, CSV with ``?format=csv``); the
+endpoints the agreement app declares (with a review campaign's verdict, ``verdict_api.py``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from evaluation.agreement.forms import FORM_DEFAULTS, AgreementForm
 from evaluation.agreement.label_tables import collection_campaigns, collection_raters
 from evaluation.agreement.report_cache import agreement_report
 from evaluation.agreement.report_export import to_csv, to_json
+from evaluation.agreement.verdict_api import ReviewVerdictApiView
 
 
 class AgreementApiView(APIView):
@@ -51,4 +53,7 @@ class AgreementApiView(APIView):
 
 def api_endpoints() -> tuple[Endpoint, ...]:
     """Declared in the app's config (apps.py)."""
-    return (Endpoint("agreement", "collections/<str:name>/agreement/", AgreementApiView),)
+    return (
+        Endpoint("agreement", "collections/<str:name>/agreement/", AgreementApiView),
+        Endpoint("review-verdict", "review-campaigns/<slug:slug>/verdict/", ReviewVerdictApiView),
+    )

@@ -13,6 +13,10 @@ class AgreementConfig(PluginConfig):
         from evaluation.agreement.api import api_endpoints
 
         return Declaration(
-            page_links=(PageLink("agreement", "Agreement", "agreement", "collection", 30),),
+            page_links=(
+                PageLink(
+                    "agreement", "Agreement", "agreement", "collection", after=("leaderboard",)
+                ),
+            ),
             api_endpoints=api_endpoints(),
         )

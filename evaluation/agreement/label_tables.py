@@ -18,6 +18,7 @@ import pandas as pd
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotation.models import Assignment, Campaign, CampaignItem
+from annotation.post_editing import post_edit_judge_name
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection, Judge, Judgment, Topic
 
@@ -26,20 +27,32 @@ if TYPE_CHECKING:
     from evaluation.agreement.report_rows import CoveragePoint, Record
 
 HUMAN = Judge.Kind.HUMAN.value
+# People who saw a machine judge's suggestion (a post-editing campaign): not blind, so neither
+# a human reference nor a machine; their own section compares them with the machines.
+POST_EDITED = Judge.Kind.POST_EDITED.value
 
 
 @dataclass(frozen=True)
 class Rater:
     id: int
     name: str
-    kind: str  # "human", "llm" (or another machine kind of a later source)
+    kind: str  # "human", "post_edited", "llm" (or another machine kind of a later source)
     model_id: str = ""
     prompt_version: str = ""
     user_id: int | None = None  # the account of an annotator who labelled in campaigns
 
     @property
     def is_human(self) -> bool:
+        """A blind human label (post-edited labels are not)."""
         return self.kind == HUMAN
+
+    @property
+    def is_post_edited(self) -> bool:
+        return self.kind == POST_EDITED
+
+    @property
+    def is_machine(self) -> bool:
+        return not self.is_human and not self.is_post_edited
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -61,6 +74,7 @@ class CampaignScope:
     campaign_id: int | None = None
     task_type: str | None = None
     annotator_ids: tuple[int, ...] = ()
+    post_edit_judges: tuple[str, ...] = ()  # a post-editing campaign's annotators' judges
 
     def restrict(self, judgments: QuerySet) -> QuerySet:
         """The campaign's items only: its annotators' labels (mirrored as judgments) and the
@@ -73,6 +87,8 @@ class CampaignScope:
         )
         report = items.filter(kind="report_coverage", output_id=OuterRef("output_id"))
         who = Q(judge__kind=Judge.Kind.LLM) | Q(judge__user_id__in=self.annotator_ids)
+        if self.post_edit_judges:
+            who = Q(judge__kind=Judge.Kind.LLM) | Q(judge__name__in=self.post_edit_judges)
         return judgments.filter(Exists(passage) | Exists(report)).filter(who)
 
 
@@ -94,19 +110,37 @@ def campaign_scope(collection: Collection, name: str | None) -> CampaignScope:
             f"campaign {name!r} does not exist in collection {collection.name!r}; "
             f"campaigns there: {listing}"
         )
-    annotators = tuple(
+    people = (
         Assignment.objects.submitted()
         .filter(campaign=campaign)
         .order_by()
-        .values_list("annotator_id", flat=True)
+        .values_list("annotator_id", "annotator__username")
         .distinct()
     )
+    annotators = tuple(pk for pk, _ in people)
     note = (
         f"campaign {campaign.name!r}: the labels of its {len(annotators)} annotator(s) on its "
         "items, and the LLM judges' labels of the same items (a person who labelled an item "
         "again in another campaign counts with the latest label)"
     )
-    return CampaignScope(campaign.name, True, note, campaign.pk, campaign.task_type, annotators)
+    post_edit_judges: tuple[str, ...] = ()
+    if campaign.is_post_editing:
+        post_edit_judges = tuple(
+            post_edit_judge_name(name) for _, name in people.order_by("annotator__username")
+        )
+        note += (
+            f"; a post-editing campaign: its annotators saw {campaign.suggestion_judge.name}'s "
+            "labels as suggestions, so their labels are post-edited, not blind"
+        )
+    return CampaignScope(
+        campaign.name,
+        True,
+        note,
+        campaign.pk,
+        campaign.task_type,
+        annotators,
+        post_edit_judges,
+    )
 
 
 @dataclass(frozen=True)
@@ -140,7 +174,10 @@ class LabelTable:
         return [i for i, r in enumerate(self.raters) if r.is_human]
 
     def machines(self) -> list[int]:
-        return [i for i, r in enumerate(self.raters) if not r.is_human]
+        return [i for i, r in enumerate(self.raters) if r.is_machine]
+
+    def post_edited(self) -> list[int]:
+        return [i for i, r in enumerate(self.raters) if r.is_post_edited]
 
     def frame(self) -> pd.DataFrame:
         """The ratings as a DataFrame indexed by (subquestion_id, item_id), one column per
@@ -204,7 +241,8 @@ def collection_raters(collection: Collection) -> list[Rater]:
 
 def resolve_raters(collection: Collection, names: list[str] | tuple[str, ...] = ()) -> list[Rater]:
     """The judges to analyse. Naming LLM judges restricts the LLM side to them; naming human
-    judges restricts the human side; a side with no name given keeps every judge."""
+    judges restricts the human side, naming post-edited ones the post-edited side; a side with
+    no name given keeps every judge."""
     known = collection_raters(collection)
     by_name = {r.name: r for r in known}
     unknown = [n for n in names if n not in by_name]
@@ -216,5 +254,6 @@ def resolve_raters(collection: Collection, names: list[str] | tuple[str, ...] = 
         )
     named = [by_name[n] for n in dict.fromkeys(names)]
     humans = [r for r in named if r.is_human] or [r for r in known if r.is_human]
-    machines = [r for r in named if not r.is_human] or [r for r in known if not r.is_human]
-    return sorted(humans + machines, key=lambda r: (r.is_human, r.name))
+    machines = [r for r in named if r.is_machine] or [r for r in known if r.is_machine]
+    edited = [r for r in named if r.is_post_edited] or [r for r in known if r.is_post_edited]
+    return sorted(humans + edited + machines, key=lambda r: (r.is_human, r.is_post_edited, r.name))

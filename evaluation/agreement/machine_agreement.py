@@ -14,13 +14,19 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 
 from evaluation.agreement.judge_comparison import compare_judges_on
-from evaluation.agreement.label_tables import LabelTable
+from evaluation.agreement.label_tables import HUMAN, LabelTable, Scale
 from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.agreement.method.label_agreement import PairedLabels, Stat, undefined
 from evaluation.agreement.report_rows import Record
-from evaluation.agreement.sources import Scale
 
 POOLED = "humans (pooled)"
+POST_EDITORS_POOLED = "post-editors (pooled)"
+POST_EDITED_DEFINITION = (
+    "Post-edited labels: the annotators of a post-editing campaign saw a machine judge's label "
+    "pre-filled and changed it where they disagreed (TREC 2024), so these labels are not blind "
+    "and agree with that judge more than blind labels would. They are in no figure of the blind "
+    "human labels above; here each post-editor (and all of them pooled) is the reference."
+)
 REFERENCE_DEFINITION = (
     "Each LLM judge (one model with one prompt version) is compared with each annotator on "
     "their own and, with several annotators, with all of them pooled: every human label is a "
@@ -47,10 +53,10 @@ class ConfusionMatrix:
         return asdict(self)
 
 
-def _references(table: LabelTable) -> list[tuple[str, list[int]]]:
+def _references(table: LabelTable, pooled: str = POOLED) -> list[tuple[str, list[int]]]:
     humans = table.humans()
     refs = [(table.raters[h].name, [h]) for h in humans]
-    return [(POOLED, humans), *refs] if len(humans) > 1 else refs
+    return [(pooled, humans), *refs] if len(humans) > 1 else refs
 
 
 def _stack(table: LabelTable, reference: list[int], judge: int):
@@ -76,9 +82,10 @@ def _class_stats(paired: PairedLabels, class_names) -> list[Stat]:
 
 
 def human_vs_machine(
-    table: LabelTable, tau: float, boot: Bootstrap
+    table: LabelTable, tau: float, boot: Bootstrap, pooled: str = POOLED
 ) -> tuple[list[Record], list[ConfusionMatrix]]:
-    """Every machine judge of the table against every human reference."""
+    """Every machine judge of the table against every human reference (``pooled`` names all
+    of them together)."""
     source, task = table.source, table.source.key
     records: list[Record] = []
     matrices: list[ConfusionMatrix] = []
@@ -90,7 +97,7 @@ def human_vs_machine(
             stat = undefined("cohen_kappa", 0, NO_HUMANS)
             records.append(Record(task, stat, (judge.name,), about | {"reference": None}))
             continue
-        for ref_name, cols in _references(table):
+        for ref_name, cols in _references(table, pooled):
             a, b, items = _stack(table, cols, m)
             judges = (judge.name, *(table.raters[c].name for c in cols))
             extra = about | {"reference": ref_name}
@@ -185,3 +192,22 @@ def judge_pairs(table: LabelTable, tau: float, boot: Bootstrap) -> list[Record]:
                 judges = (ja.name, jb.name, *(table.raters[h].name for h in humans))
                 out.append(Record(task, difference, judges, extra))
     return out
+
+
+def post_edited_vs_machine(table: LabelTable, tau: float, boot: Bootstrap) -> list[Record]:
+    """Every machine judge against the post-edited labels (each post-editor, and pooled): the
+    same figures as ``human_vs_machine``, kept in a section of their own."""
+    edited = table.post_edited()
+    if not edited:
+        return []
+    columns = edited + table.machines()
+    # A view in which the post-editors are the people and nobody else is.
+    raters = tuple(
+        replace(r, kind=HUMAN) if r.is_post_edited else r
+        for r in (table.raters[c] for c in columns)
+    )
+    view = replace(
+        table, raters=raters, ratings=table.ratings[:, columns], times=table.times[:, columns]
+    )
+    records, _ = human_vs_machine(view, tau, boot, POST_EDITORS_POOLED)
+    return records

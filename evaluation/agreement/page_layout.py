@@ -91,6 +91,9 @@ def table_of_contents(context: dict[str, object]) -> list[TocEntry]:
         ),
         TocEntry("human-vs-llm", "Human vs LLM judge", figure_note(context["human_vs_llm"])),
     ]
+    if context["post_edited_vs_llm"]:
+        note = figure_note(context["post_edited_vs_llm"])
+        entries.append(TocEntry("post-edited-vs-llm", "Post-edited labels vs LLM judge", note))
     if figures["confusion"]:
         entries.append(
             TocEntry("agreement-confusion", "Confusion matrices", f"{len(figures['confusion'])}")
@@ -111,6 +114,7 @@ def table_of_contents(context: dict[str, object]) -> list[TocEntry]:
 
 SECTIONS = (
     "human_vs_llm",
+    "post_edited_vs_llm",
     "judge_comparison",
     "report_coverage",
     "inter_annotator",

@@ -243,6 +243,7 @@ def context(report: AgreementReport) -> dict[str, object]:
         "level": f"{report.options.bootstrap.level:.0%}",
         "human_vs_llm": (human_vs_llm := rows(report, "human_vs_llm")),
         "headline": headline(human_vs_llm),
+        "post_edited_vs_llm": rows(report, "post_edited_vs_llm"),
         "judge_comparison": rows(report, "judge_comparison"),
         "report_coverage": rows(report, "report_coverage"),
         "inter_annotator": rows(report, "inter_annotator"),

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from annotation.post_editing import post_editing_campaigns
 from crux_app.inputs import check_tau
 from crux_app.models import Collection
 from evaluation.agreement.blas_threads import one_blas_thread
@@ -22,13 +23,20 @@ from evaluation.agreement.gold import NO_CAMPAIGNS, gold_scores
 from evaluation.agreement.judge_warnings import chance_warnings, table_warnings
 from evaluation.agreement.label_tables import (
     CampaignScope,
+    ComparisonSource,
     LabelQuery,
     LabelTable,
     Rater,
+    Scale,
     campaign_scope,
     resolve_raters,
 )
-from evaluation.agreement.machine_agreement import ConfusionMatrix, human_vs_machine, judge_pairs
+from evaluation.agreement.machine_agreement import (
+    ConfusionMatrix,
+    human_vs_machine,
+    judge_pairs,
+    post_edited_vs_machine,
+)
 from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.agreement.method.label_agreement import (
     PairedLabels,
@@ -39,7 +47,7 @@ from evaluation.agreement.method.label_agreement import (
     undefined,
 )
 from evaluation.agreement.report_rows import CoveragePoint, Record
-from evaluation.agreement.sources import ComparisonSource, Scale, available_sources, sources
+from evaluation.agreement.sources import available_sources, sources
 from evaluation.shared.degenerate import JudgeWarning
 
 DEFAULT_TAU = 3.0
@@ -79,6 +87,9 @@ class AgreementReport:
     inter_annotator: list[Record] = field(default_factory=list)
     per_annotator: list[Record] = field(default_factory=list)
     human_vs_llm: list[Record] = field(default_factory=list)
+    # Post-edited labels (annotators saw a machine's suggestion) vs the machines: never pooled
+    # with the blind human labels of the sections above.
+    post_edited_vs_llm: list[Record] = field(default_factory=list)
     judge_comparison: list[Record] = field(default_factory=list)
     report_coverage: list[Record] = field(default_factory=list)
     coverage_points: list[CoveragePoint] = field(default_factory=list)
@@ -107,6 +118,7 @@ def _build_report(collection: Collection, options: AgreementOptions) -> Agreemen
     report = AgreementReport(collection, options, scope, raters, sources=sources())
     if scope.note:
         report.notes.append(scope.note)
+    report.notes += post_edited_notes(collection, raters)
     query = LabelQuery(collection, tuple(raters), tau, scope)
     boot = options.bootstrap
     gold = gold_scores(collection, scope)
@@ -117,6 +129,7 @@ def _build_report(collection: Collection, options: AgreementOptions) -> Agreemen
         report.per_annotator.extend(per_annotator(table, boot, gold))
         records, matrices = human_vs_machine(table, tau, boot)
         report.human_vs_llm.extend(records)
+        report.post_edited_vs_llm.extend(post_edited_vs_machine(table, tau, boot))
         report.warnings += table_warnings(table) + chance_warnings(records)
         report.confusion.extend(matrices)
         report.judge_comparison.extend(judge_pairs(table, tau, boot))
@@ -138,6 +151,25 @@ def _build_report(collection: Collection, options: AgreementOptions) -> Agreemen
                 f"when >= tau = {cut:g}"
             )
     return report
+
+
+def post_edited_notes(collection: Collection, raters: list[Rater]) -> list[str]:
+    """What the page says of post-edited judges: whose suggestions they saw, and that they are
+    kept apart."""
+    edited = [r.name for r in raters if r.is_post_edited]
+    if not edited:
+        return []
+    seen = "; ".join(
+        f"campaign {name!r} showed {judge}'s labels"
+        for name, judge in post_editing_campaigns(collection.pk)
+    )
+    return [
+        f"{', '.join(edited)}: post-edited labels (human, post-edited): the annotator saw an LLM "
+        f"judge's suggestion before labelling ({seen or 'campaign no longer listed'}), so these "
+        "labels are not blind. They are kept apart: in no inter-annotator, per-annotator or "
+        "human-reference figure, only in the section 'Post-edited labels vs LLM judge' (where "
+        "an LLM judge labelled the same items)."
+    ]
 
 
 def _summary(table: LabelTable) -> TaskSummary:

@@ -5,19 +5,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
-
-import numpy as np
 
 from crux_app.csv_safety import safe_cell
-from evaluation.agreement.machine_agreement import REFERENCE_DEFINITION
+from evaluation.agreement.machine_agreement import POST_EDITED_DEFINITION, REFERENCE_DEFINITION
 from evaluation.agreement.report import AgreementReport
 from evaluation.agreement.report_rows import RECORD_KEYS
+from evaluation.shared.json_values import plain_json_value
 
 SECTIONS = (
     "inter_annotator",
     "per_annotator",
     "human_vs_llm",
+    "post_edited_vs_llm",
     "judge_comparison",
     "report_coverage",
 )
@@ -54,6 +53,7 @@ def meta(report: AgreementReport) -> dict[str, object]:
         "warnings": [w.as_dict() for w in report.warnings],
         "definitions": {
             "human_reference": REFERENCE_DEFINITION,
+            "post_edited": POST_EDITED_DEFINITION,
             **{s.key: s.derived_definition for s in report.sources if s.derived_definition},
         },
     }
@@ -70,16 +70,8 @@ def to_dict(report: AgreementReport) -> dict[str, object]:
     return out
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def to_json(report: AgreementReport, indent: int | None = 2) -> str:
-    return json.dumps(to_dict(report), indent=indent, default=_plain, allow_nan=False)
+    return json.dumps(to_dict(report), indent=indent, default=plain_json_value, allow_nan=False)
 
 
 def _cell(value: object) -> object:
@@ -87,7 +79,7 @@ def _cell(value: object) -> object:
         return ""
     if isinstance(value, list | tuple):
         return "; ".join("" if v is None else str(v) for v in value)
-    return _plain(value)
+    return plain_json_value(value)
 
 
 def to_csv(report: AgreementReport) -> str:

@@ -5,6 +5,10 @@ A source turns a collection into one ``LabelTable`` (items x raters, humans and 
 the report then applies the statistics that fit the source's scale. Every method declares its
 sources in its ``MethodConfig`` (crux_app.method_config); the registry names none. A source
 registered without a loader but with a reason is shown as "not available" with that reason.
+
+``ComparisonSource`` and its vocabulary (``Scale``, the class names) live in
+``evaluation.agreement.label_tables``, with the label table a source fills (each needs the
+other): a method declares its sources with them from there.
 """
 
 from __future__ import annotations
@@ -14,28 +18,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from crux_app.registry import Registry
-from evaluation.agreement.label_tables import (
-    BINARY_CLASSES,
-    RATING_CATEGORIES,
-    ComparisonSource,
-    Scale,
-)
-
-# The entry type and its vocabulary live with the label table that holds a source (each needs
-# the other); the methods that declare sources take them from here.
-__all__ = [
-    "BINARY_CLASSES",
-    "RATING_CATEGORIES",
-    "ComparisonSource",
-    "ItemTextSource",
-    "Scale",
-    "available_sources",
-    "item_texts",
-    "register_item_texts",
-    "register_source",
-    "sources",
-    "unregister_source",
-]
+from evaluation.agreement.label_tables import ComparisonSource
 
 
 def _checked(source: ComparisonSource) -> ComparisonSource:
@@ -44,22 +27,14 @@ def _checked(source: ComparisonSource) -> ComparisonSource:
     return source
 
 
-_REGISTRY: Registry[ComparisonSource] = Registry(
+# A later registration replaces a source by key (a loader replaces an "unavailable" entry).
+COMPARISON_SOURCES: Registry[ComparisonSource] = Registry(
     "comparison source", (ComparisonSource,), prepare=_checked
 )
 
 
-def register_source(source: ComparisonSource) -> ComparisonSource:
-    """Add or replace a source (a later loader replaces an "unavailable" entry)."""
-    return _REGISTRY.register(source)
-
-
-def unregister_source(key: str) -> None:
-    _REGISTRY.unregister(key)
-
-
 def sources() -> list[ComparisonSource]:
-    return _REGISTRY.ordered()
+    return COMPARISON_SOURCES.ordered()
 
 
 def available_sources() -> list[ComparisonSource]:
@@ -82,10 +57,6 @@ class ItemTextSource:
 _ITEM_TEXTS: Registry[ItemTextSource] = Registry(
     "item texts", (ItemTextSource,), key=attrgetter("kind")
 )
-
-
-def register_item_texts(kind: str, texts: ItemTexts) -> None:
-    _ITEM_TEXTS.register(ItemTextSource(kind, texts))
 
 
 def item_texts(kind: str) -> ItemTexts | None:

@@ -27,7 +27,6 @@ class AnswersConfig(PluginConfig):
                 JobKind(
                     name=KIND,
                     label="Generate answers",
-                    task_name="evaluation.answers.tasks.gpu_generate_answers",
                     queue="gpu",
                     description=(
                         "Short answers to each topic's question, greedily generated from a "
@@ -43,6 +42,6 @@ class AnswersConfig(PluginConfig):
             # The API starts this method's jobs with the page's form (its parameters' bounds).
             job_forms=(JobForm(KIND, GenerateAnswersForm),),
             page_links=(
-                PageLink("answers-start", "Generate answers…", "answers-start", "collection", 45),
+                PageLink("answers-start", "Generate answers…", "answers-start", "collection"),
             ),
         )

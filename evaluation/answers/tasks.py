@@ -2,13 +2,14 @@
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
-from evaluation.answers.job import run_answer_job
+from evaluation.answers.job import KIND, run_answer_job
 from evaluation.backends.registry import get_generator
 
 
-@shared_task(name="evaluation.answers.tasks.gpu_generate_answers", ignore_result=True)
-def gpu_generate_answers(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def generate_answers(job_id: int) -> None:
     """Generate and store the missing short answers of a ``generate_answers`` job."""
     job = job_to_run(job_id)
     if job is None:

@@ -1,6 +1,6 @@
 """One instance of each model per process, built from the model settings.
 
-Settings (crux_app/settings.py): GENERATOR_MODEL, JUDGE_MODEL, NLI_MODEL, EMBED_MODEL,
+Settings (crux_app.settings.model_backends): GENERATOR_MODEL, JUDGE_MODEL, NLI_MODEL, EMBED_MODEL,
 TOKENIZER_MODEL, MODEL_CACHE_DIR, MODEL_DEVICE. Empty ids mean the embedded defaults; an empty
 NLI_MODEL means DENSE's LLM NLI prompt on the generator; an empty JUDGE_MODEL or TOKENIZER_MODEL
 means the generator's model. GENERATOR_API_BASE, JUDGE_API_BASE and NLI_API_BASE put a role on

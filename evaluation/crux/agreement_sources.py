@@ -14,8 +14,7 @@ import numpy as np
 
 from crux_app.models import Judgment
 from crux_app.query_arrays import int_columns
-from evaluation.agreement.label_tables import LabelQuery, LabelTable
-from evaluation.agreement.sources import ComparisonSource
+from evaluation.agreement.label_tables import ComparisonSource, LabelQuery, LabelTable
 
 ITEM_FIELDS = {"passage_rating": "passage_id", "report_coverage": "output_id"}
 

@@ -44,7 +44,7 @@ class CruxConfig(MethodConfig):
         from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
         from crux_app.judge_kinds import JudgeKindLabel
         from crux_app.page_links import PageLink
-        from evaluation.agreement.sources import (
+        from evaluation.agreement.label_tables import (
             BINARY_CLASSES,
             RATING_CATEGORIES,
             ComparisonSource,
@@ -66,7 +66,6 @@ class CruxConfig(MethodConfig):
                 JobKind(
                     name=KIND,
                     label="Judge answerability",
-                    task_name="evaluation.crux.tasks.gpu_judge",
                     queue="gpu",
                     # The demo's LLM judge (distribution mode, minutes on a CPU) comes after
                     # the other methods' demo jobs on its one worker, so their pages fill first.
@@ -88,7 +87,6 @@ class CruxConfig(MethodConfig):
                 JobKind(
                     name=EMBEDDING_KIND,
                     label="Judge by embedding (baseline)",
-                    task_name="evaluation.crux.tasks.judge_embedding",
                     queue="cpu",
                     description=(
                         "The cheap baseline judge: the embedder's cosine between each "
@@ -112,16 +110,20 @@ class CruxConfig(MethodConfig):
             ),
             page_links=(
                 PageLink(
-                    "crux-disagreements", "Disagreements", "crux-disagreements", "collection", 20
+                    "crux-disagreements",
+                    "Disagreements",
+                    "crux-disagreements",
+                    "collection",
+                    # Beside the leaderboard, before the agreement page that follows it.
+                    before=("agreement",),
                 ),
-                PageLink("crux-start", "Judge missing items…", "crux-start", "collection", 40),
-                PageLink("crux-topic", "Coverage matrix", "crux-topic", "topic", 10),
+                PageLink("crux-start", "Judge missing items…", "crux-start", "collection"),
+                PageLink("crux-topic", "Coverage matrix", "crux-topic", "topic"),
                 PageLink(
                     "crux-judge-topic",
                     "Judge missing passage items (LLM)",
                     "crux-start",
                     "topic",
-                    90,
                     title=JUDGE_TITLE,
                     post_fields={"scope": "collection", "topic": "{topic_id}"},
                     collection_url=True,
@@ -131,7 +133,6 @@ class CruxConfig(MethodConfig):
                     "Judge missing report items (LLM)",
                     "crux-start",
                     "topic",
-                    91,
                     title=JUDGE_TITLE,
                     post_fields={"scope": "outputs", "topic": "{topic_id}"},
                     shown=_has_outputs,

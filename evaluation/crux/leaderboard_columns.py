@@ -116,7 +116,6 @@ GROUP = ColumnGroup(
     key="crux",
     columns=COLUMNS,
     compute=compute,
-    order=0,
     panel_above="evaluation/crux/_leaderboard_params.html",
     panel_below="evaluation/crux/_leaderboard_notes.html",
     per_topic=per_topic,

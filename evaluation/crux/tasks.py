@@ -3,9 +3,10 @@ judge on the ``cpu`` queue (the queues their job kinds declare in CruxConfig).""
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
 from evaluation.backends.model_ids import embedder_model, judge_model
-from evaluation.crux.job import JudgeModel, run_judge_job
+from evaluation.crux.job import EMBEDDING_KIND, KIND, JudgeModel, run_judge_job
 
 
 def judge_model_for(model: str | None) -> JudgeModel:
@@ -15,8 +16,8 @@ def judge_model_for(model: str | None) -> JudgeModel:
     )
 
 
-@shared_task(name="evaluation.crux.tasks.gpu_judge", ignore_result=True)
-def gpu_judge(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def judge_answerability(job_id: int) -> None:
     """Rate the missing items of a ``judge_answerability`` job with its LLM judge."""
     job = job_to_run(job_id)
     if job is None:
@@ -30,7 +31,7 @@ def embedder_model_for(model: str | None) -> JudgeModel:
     return JudgeModel(model_id=handle.model_id, load=handle.load)
 
 
-@shared_task(name="evaluation.crux.tasks.judge_embedding", ignore_result=True)
+@shared_task(name=job_task_name(EMBEDDING_KIND), ignore_result=True)
 def judge_embedding(job_id: int) -> None:
     """Rate the missing items of a ``judge_embedding`` job (queue ``cpu``)."""
     job = job_to_run(job_id)

@@ -109,7 +109,6 @@ def topic_summary(topic: Topic, judge_id: int | None = None) -> CruxTopicSummary
 SUMMARY = TopicSummary(
     key="crux",
     title="CRUX coverage per run",
-    order=10,
     build=topic_summary,
     template="evaluation/crux/_topic_summary.html",
     job_kind=KIND,

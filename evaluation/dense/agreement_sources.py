@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluation.agreement.label_tables import LabelQuery, LabelTable, Rater
-from evaluation.agreement.sources import ComparisonSource, Scale
+from evaluation.agreement.label_tables import ComparisonSource, LabelQuery, LabelTable, Rater, Scale
 from evaluation.dense.models import DenseLabel, DenseResult
 
 YES_NO = ((1.0, "yes"), (0.0, "no"))

@@ -43,7 +43,6 @@ class DenseConfig(MethodConfig):
                 JobKind(
                     name=KIND,
                     label="DENSE",
-                    task_name="evaluation.dense.tasks.gpu_dense",
                     queue="gpu",
                     needs=("reteval",),  # the demo's queue order: after LLM-retEval
                     description=(
@@ -63,9 +62,7 @@ class DenseConfig(MethodConfig):
             # The API starts this method's jobs with the page's form (its parameters' bounds).
             job_forms=(JobForm(KIND, DenseJobForm),),
             page_links=(
-                PageLink(
-                    "dense-collection", "DENSE uncertainty", "dense-collection", "collection", 60
-                ),
+                PageLink("dense-collection", "DENSE uncertainty", "dense-collection", "collection"),
             ),
             topic_summary=SUMMARY,
             leaderboard_columns=(COLUMN,),

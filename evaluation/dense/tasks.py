@@ -2,10 +2,11 @@
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import embedder_model, generator_model, nli_model
-from evaluation.dense.job import DenseModels, run_dense_job
+from evaluation.dense.job import KIND, DenseModels, run_dense_job
 
 
 def require_logprobs() -> None:
@@ -35,8 +36,8 @@ def run_dense(job: Job) -> Job:
     return run_dense_job(job, dense_models())
 
 
-@shared_task(name="evaluation.dense.tasks.gpu_dense", ignore_result=True)
-def gpu_dense(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def dense(job_id: int) -> None:
     """Evaluate and store the missing DENSE rows of a ``dense`` job."""
     job = job_to_run(job_id)
     if job is None:

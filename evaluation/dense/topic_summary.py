@@ -69,7 +69,6 @@ def topic_summary(topic: Topic) -> DenseTopicSummary:
 SUMMARY = TopicSummary(
     key="dense",
     title="DENSE uncertainty and chunk labels",
-    order=30,
     build=topic_summary,
     template="evaluation/dense/_topic_summary.html",
     job_kind=KIND,

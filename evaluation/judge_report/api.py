@@ -17,12 +17,7 @@ from api.registry import Endpoint
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from evaluation.judge_report.export import to_json
-from evaluation.judge_report.forms import (
-    DEFAULT_PAGE_RESAMPLES,
-    JudgeReportForm,
-    default_judges,
-    judge_choices,
-)
+from evaluation.judge_report.forms import JudgeReportForm, judge_choices, report_defaults
 from evaluation.judge_report.report import build_report
 from evaluation.judge_report.views import NEEDS_TWO_JUDGES
 
@@ -34,11 +29,8 @@ class JudgeReportApiView(APIView):
         collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
         data = request.query_params.copy()
         data.pop("format", None)
-        defaults = {"metric": "ndcg", "k": "10", "resamples": str(DEFAULT_PAGE_RESAMPLES)}
-        picked = default_judges(collection)
-        if picked:
-            defaults |= {"judge_a": picked[0], "judge_b": picked[1]}
-        elif not data:
+        defaults = report_defaults(collection, data)
+        if "judge_a" not in defaults and not data:
             raise field_error("judge_a", NEEDS_TWO_JUDGES)
         for key, value in defaults.items():
             data.setdefault(key, value)

@@ -23,7 +23,7 @@ class JudgeReportConfig(PluginConfig):
                     "Judge vs people",
                     "judge-report",
                     "collection",
-                    35,
+                    after=("agreement",),
                     title=TITLE,
                 ),
                 # The cross-method pages' own places: they list the links declared for them.
@@ -33,7 +33,6 @@ class JudgeReportConfig(PluginConfig):
                         "Judge vs people",
                         "judge-report",
                         place,
-                        35,
                         title=TITLE,
                         collection_url=True,
                     )

@@ -12,6 +12,7 @@ from scipy.stats import rankdata
 from evaluation.judge_report.method.ppi import MIN_LABELLED, MIN_UNLABELLED
 from evaluation.judge_report.method.ranking_agreement import SIGNIFICANCE_TEST
 from evaluation.judge_report.report import JudgeReport
+from evaluation.shared.json_values import plain_json_value
 
 PPI_ASSUMPTION = (
     "PPI is unbiased only if the topics people labelled are a uniformly random (or "
@@ -166,13 +167,5 @@ def to_dict(report: JudgeReport) -> dict[str, object]:
     }
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def to_json(report: JudgeReport, indent: int | None = 2) -> str:
-    return json.dumps(to_dict(report), indent=indent, default=_plain, allow_nan=False)
+    return json.dumps(to_dict(report), indent=indent, default=plain_json_value, allow_nan=False)

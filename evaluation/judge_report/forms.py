@@ -3,19 +3,22 @@ value is bounded, so a request the form accepts is a request the server can answ
 
 from __future__ import annotations
 
+from collections.abc import Container
+from dataclasses import dataclass
+
 from django import forms
 
 from annotation.campaign_setup import MAX_OVERLAP, MAX_SEED
 from annotation.models import Campaign
 from crux_app.inputs import collection_judges, qrels_sources
 from crux_app.judge_ensembles import ensemble_statuses
-from crux_app.models import Collection
+from crux_app.models import Collection, Judge
 from evaluation.judge_report.label_campaign import LabelPlan
 from evaluation.judge_report.method.ranking_agreement import Bootstrap
 from evaluation.judge_report.metrics import NDCG, metrics
 from evaluation.judge_report.report import JudgeReportParams
 from evaluation.judge_report.scores import judge_kind_text
-from evaluation.leaderboard.columns import judge_report_judges
+from evaluation.leaderboard.columns import groups, judge_report_judges
 
 MAX_K = 1000  # the deepest cutoff a page evaluates (as the leaderboard's)
 MAX_RESAMPLES = 5000
@@ -58,15 +61,54 @@ def metric_choices() -> list[tuple[str, str]]:
     return [(key, found.choice_label) for key, found in metrics().items()]
 
 
-def default_judges(collection: Collection) -> tuple[str, str] | None:
-    """An LLM judge as A and a person as B when there are both, else the first two judges."""
-    judges = collection_judges(collection)
-    llm = [j.name for j in judges if j.kind == "llm"]
-    human = [j.name for j in judges if j.kind == "human"]
-    if llm and human:
-        return llm[0], human[0]
-    names = [name for name, _ in judge_names(collection)]
-    return (names[0], names[1]) if len(names) >= 2 else None
+@dataclass(frozen=True)
+class DefaultReport:
+    """What a bare URL compares: two judges and a metric both have values under."""
+
+    judge_a: str
+    judge_b: str
+    metric: str
+
+
+def judge_pools(collection: Collection) -> list[tuple[str, list[str]]]:
+    """(metric, the judges with values under it): nDCG over the judges with passage ratings
+    or qrels, then each leaderboard group with judge report columns and declared judges (its
+    first flagged column), in the leaderboard's order."""
+    pools = [(NDCG, [name for name, _ in judge_names(collection)])]
+    for group in groups():
+        flagged = [c.key for c in group.columns if c.judge_report]
+        if flagged and group.per_topic is not None and group.judges is not None:
+            pools.append((flagged[0], group.judges(collection)))
+    return pools
+
+
+def default_judges(collection: Collection) -> DefaultReport | None:
+    """An LLM judge as A and a person as B under the first metric that has both, else the
+    first two judges of the first metric that has two; nDCG over passage ratings comes first."""
+    pools = [(metric, names) for metric, names in judge_pools(collection) if names]
+    named = {name for _, names in pools for name in names}
+    kinds = dict(Judge.objects.filter(name__in=named).values_list("name", "kind"))
+    for metric, names in pools:
+        llm = [n for n in names if kinds.get(n) == Judge.Kind.LLM]
+        human = [n for n in names if kinds.get(n) == Judge.Kind.HUMAN]
+        if llm and human:
+            return DefaultReport(llm[0], human[0], metric)
+    for metric, names in pools:
+        if len(names) >= 2:
+            return DefaultReport(names[0], names[1], metric)
+    return None
+
+
+def report_defaults(collection: Collection, given: Container[str]) -> dict[str, str]:
+    """The values a request leaves out: the page's and the API's defaults. The default pair's
+    metric only where the request names neither judge (a named judge may lack its values)."""
+    defaults = {"metric": NDCG, "k": "10", "resamples": str(DEFAULT_PAGE_RESAMPLES)}
+    picked = default_judges(collection)
+    if picked:
+        defaults |= {"judge_a": picked.judge_a, "judge_b": picked.judge_b}
+        if "judge_a" not in given and "judge_b" not in given:
+            defaults["metric"] = picked.metric
+    return defaults
 
 
 class JudgeReportForm(forms.Form):

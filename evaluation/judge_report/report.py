@@ -129,9 +129,11 @@ class JudgeReport:
         return self.judge_b if self.reference == "a" else self.judge_a
 
 
-# The kinds that can stand as the human side (PPI's gold labels, tau-AP's truth): people, and
-# the adjudicated reference a review campaign's decisions make.
+# The kinds that can stand as the human side (PPI's gold labels, tau-AP's truth): people
+# labelling blind, and the adjudicated reference a review campaign's decisions make.
 REFERENCE_KINDS = frozenset({"human", "adjudicated"})
+# People who saw a machine's suggestion (post-editing campaigns): never the human side.
+POST_EDITED = "post_edited"
 
 
 def pick_reference(a: JudgeSide, b: JudgeSide) -> str:
@@ -227,6 +229,12 @@ def build_report(collection: Collection, params: JudgeReportParams) -> JudgeRepo
     for side in sides:
         if side.ensemble is not None and side.ensemble.stale:
             report.notes.append(side.ensemble.warning)
+        if side.kind == POST_EDITED:
+            report.notes.append(
+                f"{side.name} holds post-edited labels: its annotators saw an LLM judge's "
+                "suggestion before labelling, so it is no blind human reference and agrees with "
+                "that judge more than blind labels would"
+            )
     _ranking(report)
     _ppi(report)
     report.self_consistency = _self_consistency(collection, params)

@@ -13,12 +13,12 @@ from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.judge_report.export import to_json
 from evaluation.judge_report.forms import (
-    DEFAULT_PAGE_RESAMPLES,
     JudgeReportForm,
     LabelCampaignForm,
     default_judges,
     judge_choices,
     judge_names,
+    report_defaults,
 )
 from evaluation.judge_report.html_report import render_html
 from evaluation.judge_report.label_campaign import create_label_campaign
@@ -29,7 +29,7 @@ TEMPLATE = "evaluation/judge_report/judge_report.html"
 CAMPAIGN_TEMPLATE = "evaluation/judge_report/label_campaign_error.html"
 NEEDS_TWO_JUDGES = (
     "This page compares two judges: the collection needs passage ratings (or qrels) from at "
-    "least two judges."
+    "least two judges, or two judges' labels under another of its metrics."
 )
 EXPORTS = {
     "json": (to_json, "application/json", "json"),
@@ -40,11 +40,7 @@ EXPORTS = {
 def _form(request: HttpRequest, collection: Collection) -> JudgeReportForm:
     # Always bound, defaults filled in: a bare URL shows the default judges' report.
     data = request.GET.copy()
-    defaults = {"metric": "ndcg", "k": "10", "resamples": str(DEFAULT_PAGE_RESAMPLES)}
-    picked = default_judges(collection)
-    if picked:
-        defaults |= {"judge_a": picked[0], "judge_b": picked[1]}
-    for name, value in defaults.items():
+    for name, value in report_defaults(collection, data).items():
         data.setdefault(name, value)
     return JudgeReportForm(data, judges=judge_choices(collection))
 

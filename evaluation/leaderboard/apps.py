@@ -13,6 +13,6 @@ class LeaderboardConfig(PluginConfig):
         from evaluation.leaderboard.api import api_endpoints
 
         return Declaration(
-            page_links=(PageLink("leaderboard", "Leaderboard", "leaderboard", "collection", 10),),
+            page_links=(PageLink("leaderboard", "Leaderboard", "leaderboard", "collection"),),
             api_endpoints=api_endpoints(),
         )

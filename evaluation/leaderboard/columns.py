@@ -103,7 +103,9 @@ class ColumnGroup:
     key: str
     columns: tuple[Column, ...]
     compute: Compute
-    order: int = 100  # its place among the leaderboard's columns (lower first)
+    # Keys of the groups it comes after (else: in declaration order; the groups of one column
+    # come after the wider groups, see _comes_after).
+    after: tuple[str, ...] = ()
     panel_above: str | None = None  # templates rendered with the group's panel context
     panel_below: str | None = None
     per_topic: PerTopic | None = None  # per-topic values, for correlations with other figures
@@ -126,6 +128,7 @@ class RunColumn:
     description: str = ""
     k_topics: KTopics | None = None  # see Column
     k_fallback: bool = False
+    after: tuple[str, ...] = ()  # see ColumnGroup
 
     def label_for(self, k: int | str) -> str:
         return self.label.replace("{k}", str(k))
@@ -141,40 +144,33 @@ class RunColumn:
             k_topics=self.k_topics,
             k_fallback=self.k_fallback,
         )
-        return ColumnGroup(key=self.key, columns=(column,), compute=compute, order=500)
+        return ColumnGroup(key=self.key, columns=(column,), compute=compute, after=self.after)
 
 
 def _as_group(entry: ColumnGroup | RunColumn) -> ColumnGroup:
     return entry.as_group() if isinstance(entry, RunColumn) else entry
 
 
-_GROUPS: Registry[ColumnGroup] = Registry(
-    "leaderboard column group", (ColumnGroup, RunColumn), prepare=_as_group
+def _comes_after(group: ColumnGroup) -> tuple[str, ...]:
+    """The groups a group follows: those it names in ``after``, and, for a group of one column
+    (a ``RunColumn``), every wider group too, so that the wide groups lead the table."""
+    if len(group.columns) > 1:
+        return group.after
+    return group.after + tuple(key for key, g in COLUMN_GROUPS.items() if len(g.columns) > 1)
+
+
+COLUMN_GROUPS: Registry[ColumnGroup] = Registry(
+    "leaderboard column group", (ColumnGroup, RunColumn), needs=_comes_after, prepare=_as_group
 )
-
-
-def register_group(group: ColumnGroup) -> ColumnGroup:
-    """Add (or replace, by key) a column group."""
-    return _GROUPS.register(group)
-
-
-def register_column(column: RunColumn) -> RunColumn:
-    """Add (or replace, by key) a one-column group."""
-    _GROUPS.register(column)
-    return column
-
-
-def unregister_column(key: str) -> None:
-    _GROUPS.unregister(key)
 
 
 def registry_token() -> tuple[int, tuple[str, ...]]:
     """What identifies the registered groups, for a cache key: every change and the keys."""
-    return _GROUPS.generation, tuple(g.key for g in groups())
+    return COLUMN_GROUPS.generation, tuple(g.key for g in groups())
 
 
 def groups() -> list[ColumnGroup]:
-    return sorted(_GROUPS.ordered(), key=lambda g: (g.order, g.key))
+    return COLUMN_GROUPS.ordered()
 
 
 def columns() -> list[Column]:

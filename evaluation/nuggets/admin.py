@@ -4,6 +4,7 @@ from evaluation.nuggets.models import (
     AnswerSentence,
     Nugget,
     NuggetAssignment,
+    NuggetEdit,
     NuggetPassageRating,
     SentenceSupport,
 )
@@ -41,3 +42,10 @@ class SentenceSupportAdmin(admin.ModelAdmin):
     list_display = ("judge", "sentence", "passage", "grade")
     list_filter = ("judge", "grade")
     raw_id_fields = ("sentence", "passage")
+
+
+@admin.register(NuggetEdit)
+class NuggetEditAdmin(admin.ModelAdmin):
+    list_display = ("topic", "campaign", "user", "sequence", "op", "applied_at")
+    list_filter = ("op",)
+    raw_id_fields = ("topic", "assignment", "user")

@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from crux_app.models import Judge
-from evaluation.agreement.label_tables import LabelQuery, LabelTable, Rater
-from evaluation.agreement.sources import ComparisonSource, Scale
+from evaluation.agreement.label_tables import ComparisonSource, LabelQuery, LabelTable, Rater, Scale
 from evaluation.nuggets.method.scores import NOT_SUPPORT, PARTIAL_SUPPORT, SUPPORT
 from evaluation.nuggets.models import NuggetAssignment
 

@@ -1,7 +1,7 @@
 """``GET /api/v1/collections/<name>/nuggets/``: the nugget scores (``manage.py nuggets``'s
 JSON) and ``GET /api/v1/collections/<name>/nugget-losses/``: where each run's vital nuggets were
-lost (``manage.py nugget_losses``'s JSON), with the page's selectors (judge, support_judge, k,
-tau) checked by its form."""
+lost (``manage.py nugget_losses``'s JSON), with the page's selectors (judge, support_judge,
+sentence_judge, k, tau) checked by its form."""
 
 from __future__ import annotations
 
@@ -16,18 +16,27 @@ from api.errors import FormRefused
 from api.registry import Endpoint
 from crux_app.models import Collection
 from evaluation.nuggets.forms import LossFilterForm
-from evaluation.nuggets.losses import losses_json, nugget_losses, run_losses, support_judges
+from evaluation.nuggets.losses import (
+    losses_json,
+    nugget_losses,
+    run_losses,
+    sentence_judges,
+    support_judges,
+)
 from evaluation.nuggets.page import Choice, choose
 from evaluation.nuggets.run_scores import assignment_judges, run_scores, scores_json
 
-SELECTORS = ("judge", "support_judge", "k", "tau")
+SELECTORS = ("judge", "support_judge", "sentence_judge", "k", "tau")
 
 
 def _choice(request: Request, name: str) -> tuple[Collection, Choice]:
     collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
     data = {key: request.query_params[key] for key in SELECTORS if key in request.query_params}
     form = LossFilterForm(
-        data, judges=assignment_judges(collection), support_judges=support_judges(collection)
+        data,
+        judges=assignment_judges(collection),
+        support_judges=support_judges(collection),
+        sentence_judges=sentence_judges(collection),
     )
     if not form.is_valid():
         raise FormRefused(form.errors)
@@ -56,7 +65,8 @@ class NuggetLossesApiView(APIView):
         if settings is None:
             return Response(losses_json([]))
         rows = nugget_losses(collection, settings)
-        return Response(losses_json(run_losses(rows, settings.judge.kind == "human")))
+        per_run = run_losses(rows, settings.judge.kind == "human")
+        return Response(losses_json(per_run, settings))
 
 
 def api_endpoints() -> tuple[Endpoint, ...]:

@@ -13,9 +13,12 @@ class NuggetsConfig(MethodConfig):
         from crux_app.page_links import PageLink
         from evaluation.nuggets.agreement_sources import SOURCE
         from evaluation.nuggets.api import api_endpoints
+        from evaluation.nuggets.assignment_review import SOURCE as ASSIGNMENT_REVIEW
+        from evaluation.nuggets.assignment_task_type import NUGGET_ASSIGNMENT
         from evaluation.nuggets.forms import KIND, NuggetJobForm
         from evaluation.nuggets.job_estimate import estimate_nuggets
         from evaluation.nuggets.leaderboard_columns import GROUP
+        from evaluation.nuggets.post_edit_task import NUGGET_POST_EDITING
         from evaluation.nuggets.topic_summary import SUMMARY
 
         return Declaration(
@@ -23,7 +26,6 @@ class NuggetsConfig(MethodConfig):
                 JobKind(
                     name=KIND,
                     label="Nugget judging",
-                    task_name="evaluation.nuggets.tasks.gpu_nuggets",
                     queue="gpu",
                     description=(
                         "LLM nugget creation with importance, nugget assignment to answers "
@@ -45,7 +47,6 @@ class NuggetsConfig(MethodConfig):
                     "Nuggets",
                     "nuggets-collection",
                     "collection",
-                    85,
                     title="TREC RAG nugget scores and where each vital nugget was lost",
                 ),
                 PageLink(
@@ -53,7 +54,6 @@ class NuggetsConfig(MethodConfig):
                     "Nuggets",
                     "nuggets-topic",
                     "topic",
-                    85,
                     title="this topic's nuggets, where each was lost, passages and sentences",
                 ),
             ),
@@ -61,6 +61,8 @@ class NuggetsConfig(MethodConfig):
             agreement_sources=(SOURCE,),
             topic_summary=SUMMARY,
             api_endpoints=api_endpoints(),
+            annotation_task_types=(NUGGET_ASSIGNMENT, NUGGET_POST_EDITING),
+            review_label_sources=(ASSIGNMENT_REVIEW,),
         )
 
     def ready(self) -> None:

@@ -1,39 +1,11 @@
 """The nugget formats in the shared import catalog (``crux_app.dataio.catalog``), entered from
 here so that the catalog never names this method. All four are offered on the upload page: its
-fields are made from the declared parameters (the judge fields are shared with qrels, whose
-declaration comes first; the importers check the judge name's length and name the file)."""
+fields are made from the declared parameters (the judge fields are the catalog's, shared with
+qrels; the importers check the judge name's length and name the file)."""
 
-from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat, Parameter
-from crux_app.dataio.qrels_judge import JUDGE_KINDS, MAX_SOURCE_LENGTH
+from crux_app.dataio.catalog import IMPORT_FORMATS, JUDGE_PARAMETERS, ImportFormat
 from evaluation.nuggets.imports import import_answers, import_nugget_assignments, import_nuggets
 from evaluation.nuggets.rating_import import import_nugget_ratings
-
-JUDGE_PARAMETERS = (
-    Parameter("judge", "Judge", max_length=MAX_SOURCE_LENGTH, help="the judge's name"),
-    Parameter(
-        "judge_kind",
-        "Judge kind",
-        choices=tuple((kind, kind) for kind in JUDGE_KINDS),
-        help="human or llm",
-        cli="--kind",
-    ),
-    Parameter(
-        "model_id",
-        "Model id",
-        required=False,
-        default="",
-        max_length=300,
-        help="the LLM judge's model id",
-    ),
-    Parameter(
-        "prompt_version",
-        "Prompt version",
-        required=False,
-        default="",
-        max_length=100,
-        help="the LLM judge's prompt version",
-    ),
-)
 
 FORMATS = (
     ImportFormat(

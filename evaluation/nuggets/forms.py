@@ -21,14 +21,25 @@ class LossFilterForm(declared_form(LossParams)):
 
     judge = forms.ChoiceField(required=False, label="Assignment judge")
     support_judge = forms.ChoiceField(required=False, label="Support judge")
+    sentence_judge = forms.ChoiceField(required=False, label="Sentence support judge")
 
-    def __init__(self, *args, judges: list[Judge], support_judges: list[Judge], **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        judges: list[Judge],
+        support_judges: list[Judge],
+        sentence_judges: list[Judge],
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["judge"].choices = [("", "(most assignments)")] + [
             (j.name, j.name) for j in judges
         ]
         self.fields["support_judge"].choices = [("", "(most ratings)")] + [
             (j.name, j.name) for j in support_judges
+        ]
+        self.fields["sentence_judge"].choices = [("", "(most grades)")] + [
+            (j.name, j.name) for j in sentence_judges
         ]
 
     def params(self) -> LossParams:

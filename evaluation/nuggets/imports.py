@@ -11,18 +11,19 @@ from pathlib import Path
 
 from django.db import transaction
 
-from crux_app.dataio.errors import ImportFailure
-from crux_app.dataio.qrels_judge import qrels_judge
+from crux_app.dataio.collection_store import CollectionStore
+from crux_app.dataio.errors import ImportFailure, checked_file
 from crux_app.dataio.results import ImportResult
-from crux_app.dataio.store import CollectionStore
-from crux_app.models import GeneratedOutput, Run, RunEntry, Topic
+from crux_app.models import GeneratedOutput, Judge, Run, RunEntry, Topic
 from evaluation.nuggets.file_records import (
     Answer,
+    Assignments,
     NuggetLine,
     read_answers,
     read_assignments,
     read_nuggets,
 )
+from evaluation.nuggets.judged_import import JudgedImport
 from evaluation.nuggets.models import (
     AnswerSentence,
     Nugget,
@@ -34,14 +35,6 @@ from evaluation.nuggets.models import (
 def answer_external_id(run_id: str, topic_id: str) -> str:
     """The ``GeneratedOutput.external_id`` of a run's answer to a topic."""
     return f"{run_id}:{topic_id}"
-
-
-def _checked_source(source: Path, label: str | None) -> tuple[Path, str]:
-    source = Path(source)
-    label = str(source) if label is None else label
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
-    return source, label
 
 
 def _ensure_topics(store: CollectionStore, requests: dict[str, str]) -> int:
@@ -62,40 +55,85 @@ def _forget_labels(nugget_ids: list[int]) -> None:
     NuggetPassageRating.objects.filter(nugget_id__in=nugget_ids).delete()
 
 
-def store_nuggets(topic_id: int, lines: Sequence[NuggetLine], result: ImportResult) -> list[Nugget]:
-    """Make the topic's nuggets ``lines`` by position: an unchanged text keeps its labels (and
-    its sub-question link), a changed one loses them, positions past the list are removed."""
-    stored = {n.position: n for n in Nugget.objects.filter(topic_id=topic_id)}
-    changed, new, kept = [], [], []
+# Kept nuggets move through positions past any list (the (topic, position) key is unique at
+# every row an UPDATE writes, so a swap needs a free place in between).
+PARKED = 1_000_000_000
+
+
+def _matched(stored: list[Nugget], lines: Sequence[NuggetLine]) -> list[Nugget | None]:
+    """For each line, the stored nugget it keeps: one with the same text (the one at the
+    line's position first, then the first in order), else the one left at its position."""
+    free = {n.position: n for n in stored}
+    matched: list[Nugget | None] = [None] * len(lines)
     for position, line in enumerate(lines):
-        nugget = stored.pop(position, None)
+        nugget = free.get(position)
+        if nugget is not None and nugget.text == line.text:
+            matched[position] = free.pop(position)
+    for position, line in enumerate(lines):
+        if matched[position] is None:
+            same = next((n for n in free.values() if n.text == line.text), None)
+            if same is not None:
+                matched[position] = free.pop(same.position)
+    for position in range(len(lines)):
+        if matched[position] is None and position in free:
+            matched[position] = free.pop(position)
+    return matched
+
+
+def store_nuggets(topic_id: int, lines: Sequence[NuggetLine], result: ImportResult) -> list[Nugget]:
+    """Make the topic's nuggets ``lines``: a nugget whose text is unchanged keeps its labels
+    (and its sub-question link) wherever it moved, a position whose text changed loses them,
+    nuggets left over are removed. Returns the nuggets in ``lines``' order."""
+    stored = list(Nugget.objects.filter(topic_id=topic_id).order_by("position"))
+    matched = _matched(stored, lines)
+    kept_pks = {n.pk for n in matched if n is not None}
+    removed = [n.pk for n in stored if n.pk not in kept_pks]
+    Nugget.objects.filter(pk__in=removed).delete()
+    changed, moved, new, result_rows = [], [], [], []
+    for position, (line, nugget) in enumerate(zip(lines, matched, strict=True)):
         if nugget is None:
             nugget = Nugget(topic_id=topic_id, position=position, **_fields(line))
             new.append(nugget)
-        elif nugget.text != line.text or nugget.importance != line.importance:
+        else:
             if nugget.text != line.text:
                 _forget_labels([nugget.pk])
                 nugget.subquestion = None
                 result.add("nuggets edited")
+            else:
+                result.add("nuggets kept")
+            if nugget.importance != line.importance:
+                result.add("nuggets re-labelled")
+            if (nugget.text, nugget.importance, nugget.position) != (
+                line.text,
+                line.importance,
+                position,
+            ):
+                changed.append(nugget)
             nugget.text, nugget.importance = line.text, line.importance
-            changed.append(nugget)
-        else:
-            result.add("nuggets kept")
-        kept.append(nugget)
-    Nugget.objects.bulk_update(changed, ["text", "importance", "subquestion"])
+            if nugget.position != position:
+                moved.append((nugget, position))
+        result_rows.append(nugget)
+    if moved:
+        for nugget, _ in moved:
+            nugget.position += PARKED
+        Nugget.objects.bulk_update([n for n, _ in moved], ["position"])
+        for nugget, position in moved:
+            nugget.position = position
+        result.add("nuggets moved", len(moved))
+    Nugget.objects.bulk_update(changed, ["text", "importance", "subquestion", "position"])
     Nugget.objects.bulk_create(new)
-    Nugget.objects.filter(pk__in=[n.pk for n in stored.values()]).delete()
     result.add("nuggets added", len(new))
-    result.add("nuggets removed", len(stored))
-    return kept
+    result.add("nuggets removed", len(removed))
+    return result_rows
 
 
 def import_nuggets(
     collection: str, source: Path, *, label: str | None = None, progress: bool = False
 ) -> ImportResult:
-    """Nuggets by (topic, position): an unchanged text keeps its labels, a changed text loses
-    them, positions past the file's list are removed; the collection's other topics keep theirs."""
-    source, label = _checked_source(source, label)
+    """Each topic's nuggets as the file lists them: an unchanged text keeps its labels (also
+    where it moved), a changed text loses them, nuggets left over are removed; the collection's
+    other topics keep theirs."""
+    source, label = checked_file(source, label)
     topics = read_nuggets(source, label, progress)
     result = ImportResult(format="nuggets", collection=collection)
     with transaction.atomic():
@@ -133,7 +171,7 @@ def import_answers(
     with its citations. An answer whose text, citations and references are unchanged keeps its
     labels; a changed one loses them. A run without a ranking for a topic gets its references,
     in order, as that ranking (the generator's context is what it retrieved)."""
-    source, label = _checked_source(source, label)
+    source, label = checked_file(source, label)
     answers = read_answers(source, label, progress)
     result = ImportResult(format="answers", collection=collection)
     with transaction.atomic():
@@ -224,79 +262,67 @@ def _fill_rankings(store: CollectionStore, answers: list[Answer], runs: dict[str
     RunEntry.objects.bulk_create(entries)
 
 
-def import_nugget_assignments(
-    collection: str,
-    source: Path,
-    *,
-    judge: str,
-    judge_kind: str,
-    model_id: str = "",
-    prompt_version: str = "",
-    label: str | None = None,
-    progress: bool = False,
-) -> ImportResult:
+def _write_assignments(
+    store: CollectionStore,
+    judge_row: Judge,
+    lines: list[Assignments],
+    label: str,
+    result: ImportResult,
+) -> None:
     """One judge's assignments; each line's nuggets are matched to the topic's stored nuggets
     by text (an unknown nugget is an error at its line), and replace that judge's assignments
     to the answer."""
-    source, label = _checked_source(source, label)
-    lines = read_assignments(source, label, progress)
-    result = ImportResult(format="nugget-assignments", collection=collection)
-    with transaction.atomic():
-        store = CollectionStore.required(collection, label)
-        result.collection_id = store.collection.pk
-        judge_row, created = qrels_judge(judge, judge_kind, model_id, prompt_version, label)
-        result.add("judges created", int(created))
-        outputs = dict(
-            GeneratedOutput.objects.filter(collection=store.collection).values_list(
-                "external_id", "id"
+    outputs = dict(
+        GeneratedOutput.objects.filter(collection=store.collection).values_list("external_id", "id")
+    )
+    rows, answered = [], []
+    for line in lines:
+        topic_id = store.topic_ids.get(line.qid)
+        if topic_id is None:
+            raise ImportFailure(label, line.line, f"unknown topic '{line.qid}'")
+        output_id = outputs.get(answer_external_id(line.run_id, line.qid))
+        if output_id is None:
+            raise ImportFailure(
+                label,
+                line.line,
+                f"run '{line.run_id}' has no answer to topic '{line.qid}'; import its "
+                "answers first",
             )
-        )
-        rows, answered = [], []
-        for line in lines:
-            topic_id = store.topic_ids.get(line.qid)
-            if topic_id is None:
-                raise ImportFailure(label, line.line, f"unknown topic '{line.qid}'")
-            output_id = outputs.get(answer_external_id(line.run_id, line.qid))
-            if output_id is None:
+        by_text = {}
+        for nugget in Nugget.objects.filter(topic_id=topic_id).order_by("-position"):
+            by_text[nugget.text] = nugget  # the first of repeated texts wins
+        taken: set[int] = set()
+        for index, item in enumerate(line.nuggets):
+            nugget = by_text.get(item.text)
+            if nugget is not None and nugget.pk in taken:
+                raise ImportFailure(
+                    label, line.line, f"nuggets[{index}] repeats a nugget of the line"
+                )
+            if nugget is None:
                 raise ImportFailure(
                     label,
                     line.line,
-                    f"run '{line.run_id}' has no answer to topic '{line.qid}'; import its "
-                    "answers first",
+                    f"nuggets[{index}]: topic '{line.qid}' has no nugget {item.text[:80]!r}",
                 )
-            by_text = {}
-            for nugget in Nugget.objects.filter(topic_id=topic_id).order_by("-position"):
-                by_text[nugget.text] = nugget  # the first of repeated texts wins
-            taken: set[int] = set()
-            for index, item in enumerate(line.nuggets):
-                nugget = by_text.get(item.text)
-                if nugget is not None and nugget.pk in taken:
-                    raise ImportFailure(
-                        label, line.line, f"nuggets[{index}] repeats a nugget of the line"
-                    )
-                if nugget is None:
-                    raise ImportFailure(
-                        label,
-                        line.line,
-                        f"nuggets[{index}]: topic '{line.qid}' has no nugget {item.text[:80]!r}",
-                    )
-                if nugget.importance != item.importance:
-                    result.warn(
-                        f"{label}:{line.line}: nuggets[{index}] is {item.importance} in the "
-                        f"file, {nugget.importance} in the collection (the collection's kept)"
-                    )
-                taken.add(nugget.pk)
-                rows.append(
-                    NuggetAssignment(
-                        judge=judge_row,
-                        nugget=nugget,
-                        output_id=output_id,
-                        assignment=item.assignment,
-                    )
+            if nugget.importance != item.importance:
+                result.warn(
+                    f"{label}:{line.line}: nuggets[{index}] is {item.importance} in the "
+                    f"file, {nugget.importance} in the collection (the collection's kept)"
                 )
-            answered.append(output_id)
-        NuggetAssignment.objects.filter(judge=judge_row, output_id__in=answered).delete()
-        NuggetAssignment.objects.bulk_create(rows)
-        result.add("assignments", len(rows))
-        result.add("answers", len(answered))
-    return result
+            taken.add(nugget.pk)
+            rows.append(
+                NuggetAssignment(
+                    judge=judge_row,
+                    nugget=nugget,
+                    output_id=output_id,
+                    assignment=item.assignment,
+                )
+            )
+        answered.append(output_id)
+    NuggetAssignment.objects.filter(judge=judge_row, output_id__in=answered).delete()
+    NuggetAssignment.objects.bulk_create(rows)
+    result.add("assignments", len(rows))
+    result.add("answers", len(answered))
+
+
+import_nugget_assignments = JudgedImport("nugget-assignments", read_assignments, _write_assignments)

@@ -97,7 +97,6 @@ GROUP = ColumnGroup(
         for s in SCORE_NAMES
     ),
     compute=nugget_values,
-    order=400,  # after CRUX (0), before the one-column groups (500)
     per_topic=nugget_per_topic,
     judges=assignment_judge_names,
 )

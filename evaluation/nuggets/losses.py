@@ -6,7 +6,11 @@ category (``method.attribution``), per run the counts, and the evidence a drill-
   stored as ``NuggetPassageRating`` or, for a nugget linked to a CRUX sub-question, CRUX's own
   passage ratings of that sub-question (answerability with nuggets as sub-questions);
 - the run's top k: its ranking for the topic (the answer's references where it has none);
-- the cited passages: every reference a sentence of the answer cites.
+- the cited passages: every reference a sentence of the answer cites;
+- where a sentence judge graded the answer's citations (``SentenceSupport``), which cited
+  passage supports which sentence: a stated nugget is also delivered where a cited passage the
+  support judge rates at least 1 for the nugget fully supports (grade 2) a sentence citing it
+  (``method.attribution.sentence_backed`` holds the rule and why).
 """
 
 from __future__ import annotations
@@ -24,10 +28,16 @@ from evaluation.nuggets.method.attribution import (
     attribute,
     category_counts,
     is_stated,
+    sentence_backed,
     wilson_interval,
 )
 from evaluation.nuggets.method.scores import VITAL
-from evaluation.nuggets.models import AnswerSentence, NuggetAssignment, NuggetPassageRating
+from evaluation.nuggets.models import (
+    AnswerSentence,
+    NuggetAssignment,
+    NuggetPassageRating,
+    SentenceSupport,
+)
 
 DEFAULT_K = 10
 DEFAULT_TAU = 3  # CRUX's answerability threshold on the 0-5 rating scale
@@ -39,6 +49,7 @@ class LossSettings:
     support_judge: Judge | None  # whose nugget-passage ratings say what supports a nugget
     k: int = DEFAULT_K
     tau: int = DEFAULT_TAU
+    sentence_judge: Judge | None = None  # whose sentence-citation grades back stated nuggets
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,7 @@ class NuggetLoss:
     category: str
     retrieved_support: tuple[str, ...]  # docids in the top k that support the nugget
     cited_support: tuple[str, ...]  # cited docids that support it
+    sentence_support: tuple[str, ...] = ()  # cited docids backing it through a sentence
 
 
 @dataclass
@@ -81,28 +93,36 @@ def support_judges(collection: Collection) -> list[Judge]:
     )
 
 
-def _supporting(collection: Collection, settings: LossSettings) -> dict[int, set[int]]:
-    """Nugget pk -> passage pks that support it."""
-    support: dict[int, set[int]] = defaultdict(set)
+def sentence_judges(collection: Collection) -> list[Judge]:
+    """Judges with sentence-citation grades in the collection, most grades first."""
+    return list(
+        Judge.objects.filter(sentence_supports__sentence__output__collection=collection)
+        .annotate(n=Count("sentence_supports"))
+        .order_by("-n", "name")
+    )
+
+
+def _ratings(collection: Collection, settings: LossSettings) -> dict[int, dict[int, int]]:
+    """Nugget pk -> passage pk -> the support judge's rating (the highest where both a nugget
+    rating and a CRUX rating of its sub-question exist)."""
+    ratings: dict[int, dict[int, int]] = defaultdict(dict)
     if settings.support_judge is None:
-        return support
-    ratings = NuggetPassageRating.objects.filter(
-        judge=settings.support_judge,
-        nugget__topic__collection=collection,
-        rating__gte=settings.tau,
-    ).values_list("nugget_id", "passage_id")
-    for nugget_id, passage_id in ratings:
-        support[nugget_id].add(passage_id)
-    crux = Judgment.objects.filter(
+        return ratings
+    nugget_rows = NuggetPassageRating.objects.filter(
+        judge=settings.support_judge, nugget__topic__collection=collection
+    ).values_list("nugget_id", "passage_id", "rating")
+    crux_rows = Judgment.objects.filter(
         judge=settings.support_judge,
         task=Judgment.Task.PASSAGE_RATING,
         topic__collection=collection,
         subquestion__nuggets__isnull=False,
-        rating__gte=settings.tau,
-    ).values_list("subquestion__nuggets__id", "passage_id")
-    for nugget_id, passage_id in crux:
-        support[nugget_id].add(passage_id)
-    return support
+        rating__isnull=False,
+    ).values_list("subquestion__nuggets__id", "passage_id", "rating")
+    for rows in (nugget_rows, crux_rows):
+        for nugget_id, passage_id, rating in rows:
+            known = ratings[nugget_id].get(passage_id)
+            ratings[nugget_id][passage_id] = rating if known is None else max(known, rating)
+    return ratings
 
 
 def _top_k(outputs: list[GeneratedOutput], k: int) -> dict[tuple[int, int], list[int]]:
@@ -119,18 +139,28 @@ def _top_k(outputs: list[GeneratedOutput], k: int) -> dict[tuple[int, int], list
     return ranked
 
 
-def _cited(outputs: list[GeneratedOutput]) -> dict[int, set[int]]:
-    """Output pk -> the passage pks its sentences cite."""
+def _cited(
+    outputs: list[GeneratedOutput], sentence_judge: Judge | None
+) -> dict[int, list[dict[int, int | None]]]:
+    """Output pk -> per sentence, the passage pks it cites with the sentence judge's grade
+    (None where it has not graded the pair, or without a sentence judge)."""
     context: dict[int, dict[int, int]] = defaultdict(dict)
     for output in outputs:
         for item in output.context.all():
             context[output.pk][item.position] = item.passage_id
-    cited: dict[int, set[int]] = defaultdict(set)
+    grades: dict[tuple[int, int], int] = {}
+    if sentence_judge is not None:
+        graded = SentenceSupport.objects.filter(
+            judge=sentence_judge, sentence__output__in=outputs
+        ).values_list("sentence_id", "passage_id", "grade")
+        grades = {(sentence_id, passage_id): g for sentence_id, passage_id, g in graded}
+    cited: dict[int, list[dict[int, int | None]]] = defaultdict(list)
     sentences = AnswerSentence.objects.filter(output__in=outputs).values_list(
-        "output_id", "citations"
+        "pk", "output_id", "citations"
     )
-    for output_id, citations in sentences:
-        cited[output_id].update(context[output_id][i] for i in citations if i in context[output_id])
+    for sentence_id, output_id, citations in sentences:
+        passages = [context[output_id][i] for i in citations if i in context[output_id]]
+        cited[output_id].append({p: grades.get((sentence_id, p)) for p in passages})
     return cited
 
 
@@ -155,10 +185,10 @@ def nugget_losses(
         )
     )
     docids = {c.passage_id: c.passage.external_id for o in outputs for c in o.context.all()}
-    top_k, cited, support = (
+    top_k, cited, ratings = (
         _top_k(outputs, settings.k),
-        _cited(outputs),
-        _supporting(collection, settings),
+        _cited(outputs, settings.sentence_judge),
+        _ratings(collection, settings),
     )
     for passage_ids in top_k.values():
         missing = [pk for pk in passage_ids if pk not in docids]
@@ -166,10 +196,16 @@ def nugget_losses(
     rows = []
     for a in assignments:
         output, nugget = a.output, a.nugget
-        supporters = support.get(nugget.pk, set())
+        rated = ratings.get(nugget.pk, {})
+        supporters = {p for p, rating in rated.items() if rating >= settings.tau}
+        sentences = cited.get(output.pk, [])
         retrieved = [p for p in top_k.get((output.run_id, output.topic_id), []) if p in supporters]
-        cited_support = [p for p in sorted(cited.get(output.pk, set())) if p in supporters]
-        evidence = NuggetEvidence(is_stated(a.assignment), bool(cited_support), bool(retrieved))
+        cited_ids = {p for graded in sentences for p in graded}
+        cited_support = sorted(p for p in cited_ids if p in supporters)
+        through_sentence = sorted(sentence_backed(sentences, rated))
+        evidence = NuggetEvidence(
+            is_stated(a.assignment), bool(cited_support), bool(retrieved), bool(through_sentence)
+        )
         rows.append(
             NuggetLoss(
                 run=output.run.name if output.run else output.system,
@@ -183,6 +219,7 @@ def nugget_losses(
                 category=attribute(evidence),
                 retrieved_support=tuple(docids.get(p, str(p)) for p in retrieved),
                 cited_support=tuple(docids.get(p, str(p)) for p in cited_support),
+                sentence_support=tuple(docids.get(p, str(p)) for p in through_sentence),
             )
         )
     rows.sort(key=lambda r: (r.run, r.topic, r.position))
@@ -204,7 +241,19 @@ def run_losses(rows: list[NuggetLoss], human: bool) -> list[RunLosses]:
     return out
 
 
-def losses_json(per_run: list[RunLosses]) -> dict:
+def evidence_json(settings: LossSettings) -> dict:
+    """Which judges' labels decided the categories, and the settings (None: no such judge)."""
+    return {
+        "assignment_judge": settings.judge.name,
+        "support_judge": settings.support_judge.name if settings.support_judge else None,
+        "sentence_judge": settings.sentence_judge.name if settings.sentence_judge else None,
+        "k": settings.k,
+        "tau": settings.tau,
+    }
+
+
+def losses_json(per_run: list[RunLosses], settings: LossSettings | None = None) -> dict:
+    """The command's and the API's JSON; with the settings, the evidence that was used."""
     runs = []
     for r in per_run:
         item: dict = {"run": r.run, "vital_nuggets": r.total, "counts": r.counts}
@@ -214,7 +263,10 @@ def losses_json(per_run: list[RunLosses]) -> dict:
                 for c, i in r.intervals.items()
             }
         runs.append(item)
-    return {"categories": list(CATEGORIES), "runs": runs}
+    data: dict = {"categories": list(CATEGORIES), "runs": runs}
+    if settings is not None:
+        data["evidence"] = evidence_json(settings)
+    return data
 
 
 def losses_figure(per_run: list[RunLosses]) -> dict:

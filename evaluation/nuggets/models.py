@@ -9,12 +9,16 @@
 - ``NuggetPassageRating``: a judge's 0-5 rating of how well a passage answers a nugget (CRUX
   answerability with the nugget as the sub-question).
 - ``SentenceSupport``: a judge's 0/1/2 for "does this cited passage support this sentence".
+- ``NuggetEdit``: one operation of an annotator's post-edit of a topic's list, kept when the
+  edited list was adopted into the collection (``adopt_nugget_edits``).
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from crux_app.models import GeneratedOutput, Judge, Passage, SubQuestion, Topic
+from evaluation.nuggets.method.list_edits import OPS
 from evaluation.nuggets.method.scores import (
     NOT_SUPPORT,
     OKAY,
@@ -120,3 +124,39 @@ class SentenceSupport(models.Model):
                 condition=Q(grade__gte=0) & Q(grade__lte=2), name="sentence_support_range"
             ),
         ]
+
+
+class NuggetEdit(models.Model):
+    """One operation of an adopted post-edit, in the annotator's order (``sequence``).
+
+    ``positions``, ``before`` and ``after`` are the operation's own (``method.list_edits``);
+    the assignment may later be deleted with its campaign, so the campaign's slug is kept too."""
+
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="nugget_edits")
+    assignment = models.ForeignKey(
+        "annotation.Assignment",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="nugget_edits",
+    )
+    campaign = models.CharField(max_length=80, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="nugget_edits",
+    )
+    sequence = models.PositiveIntegerField()
+    op = models.CharField(max_length=16, choices=[(op, op) for op in OPS])
+    positions = models.JSONField(default=list)
+    before = models.JSONField(default=list)
+    after = models.JSONField(default=list)
+    # Milliseconds after the item was shown to the annotator.
+    at_ms = models.PositiveBigIntegerField(default=0)
+    applied_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["topic", "applied_at", "assignment_id", "sequence"]
+        indexes = [models.Index(fields=["topic", "applied_at"], name="nugget_edit_topic_idx")]

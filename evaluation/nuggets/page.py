@@ -14,10 +14,11 @@ from evaluation.nuggets.losses import (
     losses_figure,
     nugget_losses,
     run_losses,
+    sentence_judges,
     support_judges,
 )
 from evaluation.nuggets.method.attribution import CATEGORIES, category_counts
-from evaluation.nuggets.models import AnswerSentence, Nugget
+from evaluation.nuggets.models import AnswerSentence, Nugget, NuggetEdit
 from evaluation.nuggets.params import LossParams
 from evaluation.nuggets.run_scores import RunScore, assignment_judges, run_scores
 
@@ -27,17 +28,28 @@ class Choice:
     judges: list[Judge]
     support_judges: list[Judge]
     settings: LossSettings | None  # None: no judge has assigned nuggets here
+    sentence_judges: list[Judge] = field(default_factory=list)
+
+
+def _named(judges: list[Judge], name: str | None) -> Judge | None:
+    """The judge of that name, or (no name given) the first: the one with the most labels."""
+    return next((j for j in judges if j.name == name), judges[0] if judges else None)
 
 
 def choose(collection: Collection, data: dict, params: LossParams) -> Choice:
     judges, supports = assignment_judges(collection), support_judges(collection)
-    judge = next((j for j in judges if j.name == data.get("judge")), judges[0] if judges else None)
-    support = next(
-        (j for j in supports if j.name == data.get("support_judge")),
-        supports[0] if supports else None,
-    )
-    settings = None if judge is None else LossSettings(judge, support, params.k, params.tau)
-    return Choice(judges, supports, settings)
+    graders = sentence_judges(collection)
+    judge = _named(judges, data.get("judge"))
+    settings = None
+    if judge is not None:
+        settings = LossSettings(
+            judge,
+            _named(supports, data.get("support_judge")),
+            params.k,
+            params.tau,
+            _named(graders, data.get("sentence_judge")),
+        )
+    return Choice(judges, supports, settings, graders)
 
 
 @dataclass(frozen=True)
@@ -96,7 +108,8 @@ class SentenceView:
 @dataclass(frozen=True)
 class NuggetView:
     loss: NuggetLoss
-    passages: list[Passage]  # the supporting passages the run retrieved or cited
+    passages: list[Passage]  # the supporting passages the run retrieved or cited, or backing
+    # the nugget through a sentence
     sentences: list[SentenceView]  # the sentences that cite one of them
 
 
@@ -114,6 +127,7 @@ class TopicPage:
     choice: Choice
     nuggets: list[Nugget]
     runs: list[RunView] = field(default_factory=list)
+    edits: list[NuggetEdit] = field(default_factory=list)  # adopted post-edits, oldest first
 
 
 def _sentences(output: GeneratedOutput) -> list[SentenceView]:
@@ -130,6 +144,7 @@ def _sentences(output: GeneratedOutput) -> list[SentenceView]:
 
 def topic_page(topic: Topic, choice: Choice) -> TopicPage:
     page = TopicPage(topic, choice, list(Nugget.objects.filter(topic=topic).order_by("position")))
+    page.edits = list(NuggetEdit.objects.filter(topic=topic).select_related("user"))
     if choice.settings is None:
         return page
     rows = nugget_losses(topic.collection, choice.settings, topic_pk=topic.pk)
@@ -141,7 +156,9 @@ def topic_page(topic: Topic, choice: Choice) -> TopicPage:
         sentences = _sentences(output)
         views = []
         for loss in by_output[output.pk]:
-            docids = set(loss.retrieved_support) | set(loss.cited_support)
+            docids = (
+                set(loss.retrieved_support) | set(loss.cited_support) | set(loss.sentence_support)
+            )
             passages = list(
                 Passage.objects.filter(
                     collection=topic.collection, external_id__in=docids

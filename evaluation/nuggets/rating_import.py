@@ -5,68 +5,52 @@ text when missing); a re-import replaces the judge's ratings of the file's nugge
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from django.db import transaction
-
+from crux_app.dataio.collection_store import CollectionStore
 from crux_app.dataio.errors import ImportFailure
-from crux_app.dataio.qrels_judge import qrels_judge
 from crux_app.dataio.results import ImportResult
-from crux_app.dataio.store import CollectionStore
-from evaluation.nuggets.file_records import read_ratings
+from crux_app.models import Judge
+from evaluation.nuggets.file_records import PassageRating, read_ratings
+from evaluation.nuggets.judged_import import JudgedImport
 from evaluation.nuggets.models import Nugget, NuggetPassageRating
 
 
-def import_nugget_ratings(
-    collection: str,
-    source: Path,
-    *,
-    judge: str,
-    judge_kind: str,
-    model_id: str = "",
-    prompt_version: str = "",
-    label: str | None = None,
-    progress: bool = False,
-) -> ImportResult:
-    source = Path(source)
-    label = str(source) if label is None else label
-    if not source.is_file():
-        raise ImportFailure(label, None, "not a file")
-    ratings = read_ratings(source, label, progress)
-    result = ImportResult(format="nugget-ratings", collection=collection)
-    with transaction.atomic():
-        store = CollectionStore.required(collection, label)
-        result.collection_id = store.collection.pk
-        judge_row, created = qrels_judge(judge, judge_kind, model_id, prompt_version, label)
-        result.add("judges created", int(created))
-        nuggets = {
-            (n.topic_id, n.text): n
-            for n in Nugget.objects.filter(topic__collection=store.collection).order_by("-position")
-        }
-        result.add("passages created", store.ensure_passages(r.docid for r in ratings))
-        rows = []
-        for rating in ratings:
-            topic_id = store.topic_ids.get(rating.qid)
-            if topic_id is None:
-                raise ImportFailure(label, rating.line, f"unknown topic '{rating.qid}'")
-            nugget = nuggets.get((topic_id, rating.nugget))
-            if nugget is None:
-                raise ImportFailure(
-                    label,
-                    rating.line,
-                    f"topic '{rating.qid}' has no nugget {rating.nugget[:80]!r}",
-                )
-            rows.append(
-                NuggetPassageRating(
-                    judge=judge_row,
-                    nugget=nugget,
-                    passage_id=store.passage_ids[rating.docid],
-                    rating=rating.rating,
-                )
+def _write_ratings(
+    store: CollectionStore,
+    judge_row: Judge,
+    ratings: list[PassageRating],
+    label: str,
+    result: ImportResult,
+) -> None:
+    nuggets = {
+        (n.topic_id, n.text): n
+        for n in Nugget.objects.filter(topic__collection=store.collection).order_by("-position")
+    }
+    result.add("passages created", store.ensure_passages(r.docid for r in ratings))
+    rows = []
+    for rating in ratings:
+        topic_id = store.topic_ids.get(rating.qid)
+        if topic_id is None:
+            raise ImportFailure(label, rating.line, f"unknown topic '{rating.qid}'")
+        nugget = nuggets.get((topic_id, rating.nugget))
+        if nugget is None:
+            raise ImportFailure(
+                label,
+                rating.line,
+                f"topic '{rating.qid}' has no nugget {rating.nugget[:80]!r}",
             )
-        NuggetPassageRating.objects.filter(
-            judge=judge_row, nugget__in={row.nugget_id for row in rows}
-        ).delete()
-        NuggetPassageRating.objects.bulk_create(rows)
-        result.add("ratings", len(rows))
-    return result
+        rows.append(
+            NuggetPassageRating(
+                judge=judge_row,
+                nugget=nugget,
+                passage_id=store.passage_ids[rating.docid],
+                rating=rating.rating,
+            )
+        )
+    NuggetPassageRating.objects.filter(
+        judge=judge_row, nugget__in={row.nugget_id for row in rows}
+    ).delete()
+    NuggetPassageRating.objects.bulk_create(rows)
+    result.add("ratings", len(rows))
+
+
+import_nugget_ratings = JudgedImport("nugget-ratings", read_ratings, _write_ratings)

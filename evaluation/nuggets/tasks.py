@@ -2,9 +2,10 @@
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
 from evaluation.backends.model_ids import judge_model
-from evaluation.nuggets.job import NuggetModels, run_nugget_job
+from evaluation.nuggets.job import KIND, NuggetModels, run_nugget_job
 
 
 def nugget_models() -> NuggetModels:
@@ -13,8 +14,8 @@ def nugget_models() -> NuggetModels:
     return NuggetModels(judge_id=judge.model_id, load_judge=judge.load)
 
 
-@shared_task(name="evaluation.nuggets.tasks.gpu_nuggets", ignore_result=True)
-def gpu_nuggets(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def nuggets(job_id: int) -> None:
     job = job_to_run(job_id)
     if job is None:
         return

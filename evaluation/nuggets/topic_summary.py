@@ -52,7 +52,6 @@ def topic_summary(topic: Topic) -> NuggetTopicSummary:
 SUMMARY = TopicSummary(
     key="nuggets",
     title="Where vital nuggets were lost",
-    order=60,
     build=topic_summary,
     template="evaluation/nuggets/_topic_summary.html",
     job_kind="nuggets",

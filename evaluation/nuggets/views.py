@@ -11,7 +11,7 @@ from crux_app.jobs.start_view import JobStartView
 from crux_app.models import Collection, Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.nuggets.forms import LossFilterForm, NuggetJobForm
-from evaluation.nuggets.losses import support_judges
+from evaluation.nuggets.losses import sentence_judges, support_judges
 from evaluation.nuggets.page import choose, collection_page, topic_page
 from evaluation.nuggets.params import LossParams
 from evaluation.nuggets.run_scores import assignment_judges
@@ -22,6 +22,7 @@ def _form(request: HttpRequest, collection: Collection) -> LossFilterForm:
         request.GET or None,
         judges=assignment_judges(collection),
         support_judges=support_judges(collection),
+        sentence_judges=sentence_judges(collection),
     )
 
 

@@ -16,8 +16,7 @@ import numpy as np
 from annotation.models import Assignment
 from crux_app.models import GeneratedOutput, SubQuestion
 from crux_app.vocabulary import FAILURE_SHORT_NAMES
-from evaluation.agreement.label_tables import LabelQuery, LabelTable, Rater
-from evaluation.agreement.sources import ComparisonSource, Scale
+from evaluation.agreement.label_tables import ComparisonSource, LabelQuery, LabelTable, Rater, Scale
 from evaluation.reteval.method.prompts import PROMPT_VERSION
 from evaluation.reteval.method.verdicts import CATEGORIES, CATEGORY_NUMBERS
 from evaluation.reteval.models import RetEvalResult

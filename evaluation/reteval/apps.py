@@ -47,7 +47,6 @@ class RetevalConfig(MethodConfig):
                 JobKind(
                     name=KIND,
                     label="LLM-retEval",
-                    task_name="evaluation.reteval.tasks.gpu_reteval",
                     queue="gpu",
                     # Needs nothing: the demo queues it first, so its RAG and semi-gold
                     # answers are among the answers SCAAR analyses.
@@ -67,9 +66,7 @@ class RetevalConfig(MethodConfig):
             # The API starts this method's jobs with the page's form (its parameters' bounds).
             job_forms=(JobForm(KIND, RetEvalJobForm),),
             page_links=(
-                PageLink(
-                    "reteval-collection", "LLM-retEval", "reteval-collection", "collection", 70
-                ),
+                PageLink("reteval-collection", "LLM-retEval", "reteval-collection", "collection"),
             ),
             topic_summary=SUMMARY,
             leaderboard_columns=(COLUMN,),

@@ -2,9 +2,10 @@
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
 from evaluation.backends.model_ids import generator_model, judge_model
-from evaluation.reteval.job import RetEvalModels, run_reteval_job
+from evaluation.reteval.job import KIND, RetEvalModels, run_reteval_job
 
 
 def reteval_models() -> RetEvalModels:
@@ -19,8 +20,8 @@ def reteval_models() -> RetEvalModels:
     )
 
 
-@shared_task(name="evaluation.reteval.tasks.gpu_reteval", ignore_result=True)
-def gpu_reteval(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def reteval(job_id: int) -> None:
     """Generate, judge and store the missing LLM-retEval rows of a ``reteval`` job."""
     job = job_to_run(job_id)
     if job is None:

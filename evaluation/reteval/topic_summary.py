@@ -78,7 +78,6 @@ def topic_summary(topic: Topic) -> RetevalTopicSummary:
 SUMMARY = TopicSummary(
     key="reteval",
     title="LLM-retEval verdicts",
-    order=50,
     build=topic_summary,
     template="evaluation/reteval/_topic_summary.html",
     job_kind=KIND,

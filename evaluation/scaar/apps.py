@@ -37,7 +37,6 @@ class ScaarConfig(MethodConfig):
                 JobKind(
                     name=KIND,
                     label="SCAAR",
-                    task_name="evaluation.scaar.tasks.gpu_scaar",
                     queue="gpu",
                     # It analyses generated answers: those of answer generation and
                     # LLM-retEval's RAG answers, and the demo queues it after the others.
@@ -63,7 +62,7 @@ class ScaarConfig(MethodConfig):
                     "SCAAR word contributions",
                     "scaar-collection",
                     "collection",
-                    80,
+                    after=("reteval-collection",),  # as its job follows LLM-retEval's
                 ),
             ),
             topic_summary=SUMMARY,

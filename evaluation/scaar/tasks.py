@@ -2,11 +2,12 @@
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import embedder_model, generator_model
 from evaluation.scaar.engine import ScaarModels
-from evaluation.scaar.job import run_scaar_job
+from evaluation.scaar.job import KIND, run_scaar_job
 
 
 def require_logprobs() -> None:
@@ -32,8 +33,8 @@ def run_scaar(job: Job) -> Job:
     return run_scaar_job(job, scaar_models())
 
 
-@shared_task(name="evaluation.scaar.tasks.gpu_scaar", ignore_result=True)
-def gpu_scaar(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def scaar(job_id: int) -> None:
     """Analyse and store the missing SCAAR rows of a ``scaar`` job."""
     job = job_to_run(job_id)
     if job is None:

@@ -73,7 +73,6 @@ def topic_summary(topic: Topic) -> ScaarTopicSummary:
 SUMMARY = TopicSummary(
     key="scaar",
     title="SCAAR retrieval triggers",
-    order=40,
     build=topic_summary,
     template="evaluation/scaar/_topic_summary.html",
     job_kind=KIND,

@@ -28,7 +28,7 @@ from evaluation.seper.models import (
 )
 
 if TYPE_CHECKING:
-    from evaluation.agreement.sources import ComparisonSource
+    from evaluation.agreement.label_tables import ComparisonSource
 
 MACHINE_KIND = "nli"
 MACHINE_ID_BASE = -1_000_000  # machine raters have no Judge row: negative ids, apart from users

@@ -37,7 +37,8 @@ class SeperConfig(MethodConfig):
         from crux_app.jobs.catalog import JobKind, collection_page
         from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
         from crux_app.page_links import PageLink
-        from evaluation.agreement.sources import ComparisonSource, ItemTextSource, Scale
+        from evaluation.agreement.label_tables import ComparisonSource, Scale
+        from evaluation.agreement.sources import ItemTextSource
         from evaluation.leaderboard.columns import RunColumn
         from evaluation.seper.agreement_sources import answer_texts, load_answer_equivalence_table
         from evaluation.seper.api import api_endpoints as seper_api_endpoints
@@ -54,7 +55,6 @@ class SeperConfig(MethodConfig):
                 JobKind(
                     name=KIND,
                     label="SePer",
-                    task_name="evaluation.seper.tasks.gpu_seper",
                     queue="gpu",
                     needs=("dense",),  # the demo's queue order: after DENSE
                     description=(
@@ -75,13 +75,12 @@ class SeperConfig(MethodConfig):
             job_forms=(JobForm(KIND, SeperJobForm),),
             api_endpoints=seper_api_endpoints(),
             page_links=(
-                PageLink("seper-start", "Score SePer…", "seper-start", "collection", 50),
+                PageLink("seper-start", "Score SePer…", "seper-start", "collection"),
                 PageLink(
                     "seper-topic",
                     "SePer / Delta-SePer",
                     "seper-topic",
                     "topic",
-                    20,
                     shown=_has_gold_answers,
                 ),
             ),

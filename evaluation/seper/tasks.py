@@ -2,10 +2,11 @@
 
 from celery import shared_task
 
+from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
 from evaluation.backends.model_ids import generator_model, nli_model
-from evaluation.seper.job import SeperModels, run_seper_job
+from evaluation.seper.job import KIND, SeperModels, run_seper_job
 
 
 def require_logprobs() -> None:
@@ -32,8 +33,8 @@ def run_seper(job: Job) -> Job:
     return run_seper_job(job, seper_models())
 
 
-@shared_task(name="evaluation.seper.tasks.gpu_seper", ignore_result=True)
-def gpu_seper(job_id: int) -> None:
+@shared_task(name=job_task_name(KIND), ignore_result=True)
+def seper(job_id: int) -> None:
     """Score and store the missing SePer / Delta-SePer rows of a ``seper`` job."""
     job = job_to_run(job_id)
     if job is None:

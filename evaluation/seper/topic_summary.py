@@ -83,7 +83,6 @@ def topic_summary(topic: Topic) -> SeperTopicSummary:
 SUMMARY = TopicSummary(
     key="seper",
     title="SePer / Delta-SePer",
-    order=20,
     build=topic_summary,
     template="evaluation/seper/_topic_summary.html",
     job_kind=KIND,

@@ -11,29 +11,32 @@
    the annotator's latest; the button is #ws-back .ws-undo), p opens the previous item, arrows
    move between sub-questions, g opens the guidelines, j / k move a sentence cursor through
    the passage or report and m marks the sentence as the span (static/js/workspace_spans.js).
-   The failure categories come with the page (each choice's data-key): the server's
-   vocabulary is their only definition. */
+   Which keys answer which field comes with each item (keySpec); the failure categories
+   come with the page (each choice's data-key): the server is their only definition. */
 (function () {
   "use strict";
 
-  var KEYS = {
-    passage_rating: { field: "rating", map: { 0: "0", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
-    answer_equivalence: { field: "equivalent", map: { y: "yes", n: "no" } },
-    failure_category: { field: "category" }, // no map: the keys are the choices' data-key
-  };
-  var MISSING = {
-    passage_rating: "Choose a rating first: press 0-5.",
-    report_coverage: "Answer every sub-question first: y or n (arrows move between them).",
-    answer_equivalence: "Answer first: press y or n.",
-    failure_category: "Choose a category first: press {keys}.",
-  };
+  /* How keys answer an item: its data attributes, from its task type's WorkspaceKeys
+     (annotation/task_type_registry.py): data-key-field the answer field (data-rows: each
+     row's field prefix), data-key-values key -> value (empty: the choices' data-key),
+     data-missing the hint for Enter before an answer. */
+  function keySpec(item) {
+    var values;
+    try { values = JSON.parse(item.dataset.keyValues || "{}"); } catch (e) { values = {}; }
+    return {
+      field: item.dataset.keyField || "",
+      map: Object.keys(values).length ? values : null,
+      missing: item.dataset.missing || "",
+      rows: !!item.dataset.rows,
+    };
+  }
 
   var state = {
     prefetch: null, // Promise of the next item's HTML (null: none)
     shownAt: 0, // performance.now() when the item became visible
     hiddenMs: 0, // time the tab was hidden while the item was shown
     hiddenSince: null,
-    focus: 0, // report coverage: index of the sub-question keys apply to
+    focus: 0, // items with rows (report coverage): index of the row keys apply to
     draftTimer: null,
     draftDue: null, // the form whose draft waits on draftTimer
     submitting: false, // an answer is on its way: undo waits
@@ -50,7 +53,7 @@
     if (!el) return;
     el.textContent = text || "";
     // The footer grows with the hint: keep the sub-question in hand clear of it.
-    if (item.dataset.task === "report_coverage") showFocus(item);
+    if (item.dataset.rows) showFocus(item);
     // Only the error shows: the previous action's "Answer saved" no longer applies.
     if (text) status("");
   }
@@ -194,10 +197,10 @@
     showFocus(item);
   }
 
-  function answerRow(item, value) {
+  function answerRow(item, spec, value) {
     var row = rows(item)[state.focus];
     if (!row) return;
-    choose(item.querySelector("form"), "answer_" + row.dataset.position, value);
+    choose(item.querySelector("form"), spec.field + row.dataset.position, value);
     var list = rows(item);
     var next = list.findIndex(function (r, i) { return i > state.focus && !rowAnswered(r); });
     if (next < 0) next = list.findIndex(function (r) { return !rowAnswered(r); });
@@ -206,18 +209,17 @@
 
   function missingAnswer(item) {
     var form = item.querySelector("form");
-    var task = item.dataset.task;
-    if (task === "report_coverage") {
+    var spec = keySpec(item);
+    if (spec.rows) {
       var open = rows(item).findIndex(function (r) { return !rowAnswered(r); });
       if (open < 0) return null;
       state.focus = open;
       showFocus(item);
-      return MISSING[task];
+      return spec.missing;
     }
-    var field = KEYS[task].field;
-    if (form.querySelector('input[name="' + field + '"]:checked')) return null;
-    var keys = pageKeys(form, field);
-    return MISSING[task].replace("{keys}", keys.length ? keys[0] + "-" + keys[keys.length - 1] : "");
+    if (form.querySelector('input[name="' + spec.field + '"]:checked')) return null;
+    var keys = pageKeys(form, spec.field);
+    return spec.missing.replace("{keys}", keys.length ? keys[0] + "-" + keys[keys.length - 1] : "");
   }
 
   function submitCurrent() {
@@ -292,18 +294,17 @@
     if (key === "p" || key === "P") { event.preventDefault(); openPrevious(); return; }
     if (!item) return;
     var form = item.querySelector("form");
-    var task = item.dataset.task;
+    var spec = keySpec(item);
     if (key === "Enter") { event.preventDefault(); submitCurrent(); return; }
     if (key === "s" || key === "S") { event.preventDefault(); skipCurrent(); return; }
-    if (task === "report_coverage") {
+    if (spec.rows) {
+      var answer = spec.map ? spec.map[key.toLowerCase()] : undefined;
       if (key === "ArrowDown" || key === "ArrowRight") { event.preventDefault(); moveFocus(item, 1); }
       else if (key === "ArrowUp" || key === "ArrowLeft") { event.preventDefault(); moveFocus(item, -1); }
-      else if (key === "y" || key === "Y") { event.preventDefault(); answerRow(item, "yes"); }
-      else if (key === "n" || key === "N") { event.preventDefault(); answerRow(item, "no"); }
+      else if (answer !== undefined) { event.preventDefault(); answerRow(item, spec, answer); }
       return;
     }
-    var spec = KEYS[task];
-    var value = spec && keyValue(form, spec, key.toLowerCase());
+    var value = spec.field ? keyValue(form, spec, key.toLowerCase()) : undefined;
     if (value !== undefined && choose(form, spec.field, value)) { event.preventDefault(); hint(""); }
   });
 

@@ -60,11 +60,13 @@
     return null;
   }
 
-  /* The form fields the span goes to: the rationale, or the focused sub-question's span. */
+  /* The form fields the span goes to, as the text's data-span says: "row", the focused
+     row's span (report coverage's sub-question); else the field it names (the rationale). */
   function spanFields(item) {
-    if (item.dataset.task !== "report_coverage") {
-      return { text: "rationale", start: "rationale_start", end: "rationale_end" };
-    }
+    var text = textOf(item);
+    var name = text ? text.dataset.span : "";
+    if (!name) return null;
+    if (name !== "row") return { text: name, start: name + "_start", end: name + "_end" };
     var row = item.querySelector(".ws-q.focused");
     if (!row) return null;
     var pos = row.dataset.position;

@@ -137,6 +137,7 @@ def test_the_form_groups_its_fields_and_marks_what_the_preview_reads(researcher_
         "Which items",
         "Annotators and assignment",
         "Guidelines",
+        "Post-editing (not blind)",
         "Quality control",
         "Prolific",
     ]

@@ -12,6 +12,7 @@ from django.core.management import get_commands, load_command_class
 
 from api.job_start import job_params_schema
 from api.registry import JOB_FORMS
+from api.views.imports import ApiImportForm
 from crux_app.dataio.catalog import IMPORT_FORMATS
 from crux_app.parameters import Parameter, ParameterSet
 from crux_app.views.upload import UploadForm
@@ -135,7 +136,8 @@ def test_import_command_upload_form_and_job_use_the_formats_declaration(name):
     base = {p.name: "x" for p in declared if p.required and p.kind is str and not p.choices}
     base |= {p.name: p.choices[0][0] for p in declared if p.required and p.choices}
     base |= {p.name: p.minimum for p in declared if p.required and p.kind is int}
-    fields = UploadForm().fields if chosen.uploadable else {}
+    # The API's import form offers every format, the upload page the uploadable ones.
+    made_forms = [ApiImportForm().fields] + ([UploadForm().fields] if chosen.uploadable else [])
     parser = _import_command(name)
     for parameter in declared:
         for value in _inside(parameter):
@@ -143,12 +145,15 @@ def test_import_command_upload_form_and_job_use_the_formats_declaration(name):
         for value in _outside(parameter):
             with pytest.raises(ValueError, match=f"'{parameter.name}' must be"):
                 declared.parse({**base, parameter.name: value})
-        if fields and parameter.kind is int:
+        for fields in made_forms:
             field = fields[parameter.name]
-            assert (field.min_value, field.max_value) == (parameter.minimum, parameter.maximum)
-        if fields and parameter.choices:
-            values = [c for c, _ in fields[parameter.name].choices if c]
-            assert values == [c for c, _ in parameter.choices]
+            if parameter.kind is int:
+                assert (field.min_value, field.max_value) == (parameter.minimum, parameter.maximum)
+            if parameter.choices:
+                values = [c for c, _ in field.choices if c]
+                assert values == [c for c, _ in parameter.choices]
+            elif parameter.kind is str:
+                assert field.max_length == parameter.max_length
         action = _action(parser, parameter.option) if parser else None
         if action is not None:
             assert action.required == (parameter.required and parameter.default is None)

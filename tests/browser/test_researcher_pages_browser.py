@@ -11,10 +11,10 @@ from annotation.models import Campaign
 from crux_app.models import Judge, Judgment
 from evaluation.seper.job import run_seper_job
 from evaluation.seper.models import SeperScore
-from tests.browser.test_matrix_browser import click_cell
 from tests.crux_app.factories import make_collection, make_judge, make_passages, make_topic
 from tests.evaluation.agreement.test_agreement_layout import LONG_JUDGE
 from tests.evaluation.crux.matrix_seed import make_matrix_topic
+from tests.evaluation.crux.test_matrix_browser import click_cell
 from tests.evaluation.seper.seper_job_data import CountingModels, seper_collection, seper_job
 from tests.evaluation.topic_summary_seed import make_summary_topics
 

@@ -19,7 +19,7 @@ from crux_app.jobs.sweep import (
 )
 from crux_app.jobs.time_limits import TimeLimits
 from crux_app.models import Job, JobShard
-from tests.worker import conftest as worker_conftest
+from tests import worker_fixtures
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +30,14 @@ NOBODY_LISTENS = "redis://127.0.0.1:1/0"
 def broker(settings):
     """This process sends to the test Redis database (emptied), whatever the caller exported."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    conf = worker_conftest.celery_app.conf
+    conf = worker_fixtures.celery_app.conf
     previous = (conf.get("broker_url"), conf.get("result_backend"))
-    client = redis.Redis.from_url(worker_conftest.BROKER_URL)
+    client = redis.Redis.from_url(worker_fixtures.BROKER_URL)
     client.flushdb()
-    worker_conftest._use_broker(worker_conftest.BROKER_URL, None)
+    worker_fixtures._use_broker(worker_fixtures.BROKER_URL, None)
     yield client
     client.flushdb()
-    worker_conftest._use_broker(*previous)  # later tests of this process see the app's backend
+    worker_fixtures._use_broker(*previous)  # later tests of this process see the app's backend
 
 
 def _queued(client: redis.Redis) -> int:
@@ -47,7 +47,7 @@ def _queued(client: redis.Redis) -> int:
 def test_a_job_started_while_the_broker_is_down_waits_and_is_sent_later(
     broker, django_capture_on_commit_callbacks, researcher_client
 ):
-    worker_conftest._use_broker(NOBODY_LISTENS, None)
+    worker_fixtures._use_broker(NOBODY_LISTENS, None)
     with django_capture_on_commit_callbacks(execute=True):
         job = start_job("generate_answers", {"k": 1})  # no 500, no exception
     job.refresh_from_db()
@@ -56,7 +56,7 @@ def test_a_job_started_while_the_broker_is_down_waits_and_is_sent_later(
     assert "Waiting for the broker:" in html
 
     assert send_outbox() == 0  # still down: kept
-    worker_conftest._use_broker(worker_conftest.BROKER_URL, None)
+    worker_fixtures._use_broker(worker_fixtures.BROKER_URL, None)
     assert send_outbox() == 1
     job.refresh_from_db()
     assert job.outbox_since is None and _queued(broker) == 1

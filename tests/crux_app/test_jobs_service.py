@@ -14,7 +14,7 @@ def test_catalog_routes_model_kinds_to_the_gpu_queue():
     from crux_app.celery import app
 
     kind = get_kind("generate_answers")
-    assert kind.task_name == "evaluation.answers.tasks.gpu_generate_answers"
+    assert kind.task_name == "jobs.generate_answers"
     route = app.amqp.router.route({}, kind.task_name, args=(1,), kwargs={})
     assert route["queue"].name == "gpu"
     assert kind_label("generate_answers") == "Generate answers"

@@ -17,6 +17,7 @@ from crux_app.registry import Registry
 class Entry:
     key: str
     needs: tuple[str, ...] = ()
+    precedes: tuple[str, ...] = ()
     note: str = field(default="", compare=False)
 
 
@@ -39,6 +40,17 @@ def test_an_entry_comes_after_what_it_needs_and_ties_keep_declaration_order():
     held = registry(Entry("judge", ("scaar",)), Entry("embed"), Entry("scaar", ("reteval",)),
                     Entry("reteval"), Entry("dense"))  # fmt: skip
     assert keys(held) == ["embed", "reteval", "scaar", "judge", "dense"]
+
+
+def test_an_entry_comes_before_what_it_precedes():
+    held: Registry[Entry] = Registry(
+        "test entry", needs=lambda e: e.needs, precedes=lambda e: e.precedes
+    )
+    held.register(Entry("agreement", ("leaderboard",)))
+    held.register(Entry("leaderboard"))
+    held.register(Entry("crux", precedes=("agreement", "not-installed")))
+    held.register(Entry("seper"))
+    assert keys(held) == ["leaderboard", "crux", "agreement", "seper"]
 
 
 def test_needs_on_keys_not_registered_are_ignored():

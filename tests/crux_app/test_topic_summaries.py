@@ -8,11 +8,10 @@ import pytest
 from django.urls import reverse
 
 from crux_app.topic_summaries import (
+    TOPIC_SUMMARIES,
     TopicSummary,
-    register_topic_summary,
     registered_summaries,
     summaries_for,
-    unregister_topic_summary,
 )
 from tests.evaluation.topic_summary_seed import make_summary_topics
 
@@ -92,7 +91,7 @@ def test_a_topic_with_nothing_stored_says_which_job_fills_each_summary(researche
     assert "it has none yet" in card(html, "scaar")  # no generated answers
 
 
-def test_the_registry_names_no_method_and_orders_by_order(researcher_client):
+def test_the_registry_names_no_method_and_lists_a_new_summary_last(researcher_client):
     data = make_summary_topics()
 
     class Nothing:
@@ -102,7 +101,6 @@ def test_the_registry_names_no_method_and_orders_by_order(researcher_client):
     entry = TopicSummary(
         key="zz-test",
         title="A test summary",
-        order=1,
         build=lambda topic: Nothing(),
         template="unused.html",
         job_kind="no-such-kind",
@@ -110,15 +108,16 @@ def test_the_registry_names_no_method_and_orders_by_order(researcher_client):
         page_url_name="collection-detail",
         page_takes_topic=False,
     )
-    register_topic_summary(entry)
+    TOPIC_SUMMARIES.register(entry)
     try:
         resolved = summaries_for(data.bare)
-        assert resolved[0].key == "zz-test" and resolved[0].empty
-        assert resolved[0].job_label == "no-such-kind"  # an unknown kind shows its raw name
+        # In declaration order: after every installed method's summary.
+        assert resolved[-1].key == "zz-test" and resolved[-1].empty
+        assert resolved[-1].job_label == "no-such-kind"  # an unknown kind shows its raw name
         html = researcher_client.get(topic_url(data.bare)).content.decode()
         assert "Waiting for the test. Nothing stored yet" in card(html, "zz-test")
     finally:
-        unregister_topic_summary("zz-test")
+        TOPIC_SUMMARIES.unregister("zz-test")
     assert "zz-test" not in {e.key for e in registered_summaries()}
 
 

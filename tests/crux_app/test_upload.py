@@ -77,7 +77,7 @@ def test_import_kind_runs_on_the_cpu_queue():
     from crux_app.celery import app
 
     kind = get_kind("import")
-    assert (kind.label, kind.task_name) == ("Import data", "crux_app.tasks.import_data")
+    assert (kind.label, kind.task_name) == ("Import data", "jobs.import")
     route = app.amqp.router.route({}, kind.task_name, args=(1,), kwargs={})
     assert route["queue"].name == "cpu"
     app.loader.import_default_modules()

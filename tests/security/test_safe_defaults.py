@@ -47,7 +47,8 @@ print(json.dumps({{name: getattr(settings, name) for name in {SHOWN!r}}}, defaul
 def clean_environment(**variables: str) -> dict[str, str]:
     """This process's environment without the variables that choose the settings, plus these."""
     chosen = {"DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DJANGO_SECURE"}
-    # tests/browser sets DJANGO_ALLOW_ASYNC_UNSAFE for Playwright: not a deployment's setting.
+    # tests/browser_fixtures.py sets DJANGO_ALLOW_ASYNC_UNSAFE for Playwright: not a
+    # deployment's setting.
     chosen |= {"SITE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {k: v for k, v in os.environ.items() if k not in chosen}
     return {**env, "DJANGO_SETTINGS_MODULE": "crux_app.settings", **variables}

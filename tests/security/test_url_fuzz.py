@@ -110,7 +110,10 @@ API_SEGMENT_KIND = {
     "jobs": "job",
     "exports": "job",  # an export's download, by its job's id
     "assignments": "assignment",
+    "review-campaigns": "review_slug",
 }
+# Under a review campaign, /items/<pk>/ is one of its review items, not an assignment.
+API_REVIEW_SEGMENT_KIND = {**API_SEGMENT_KIND, "items": "review_item"}
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,11 @@ class Route:
                 previous = segment
                 continue
             kinds = (
-                API_SEGMENT_KIND
+                (
+                    API_REVIEW_SEGMENT_KIND
+                    if "/review-campaigns/" in self.route
+                    else API_SEGMENT_KIND
+                )
                 if self.route.startswith("api/")
                 else REVIEW_SEGMENT_KIND
                 if self.route.startswith("review/")

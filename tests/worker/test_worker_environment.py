@@ -15,12 +15,10 @@ from crux_app.celery import app as celery_app
 from crux_app.jobs.service import start_job
 from crux_app.models import Job
 from evaluation.answers.job import AnswerJobParams, run_answer_job
+from tests import worker_fixtures
 from tests.crux_app.job_collections import make_answer_collection
 from tests.evaluation.backends.fake_generator import RecordingGenerator
-from tests.worker import conftest as worker_conftest
 from tests.worker.job_waiting import finished, wait_for
-
-pytestmark = pytest.mark.worker
 
 # What a caller's shell might export: another broker and backend, eager mode, a write URL.
 CALLERS_ENVIRONMENT = {
@@ -66,23 +64,24 @@ def test_a_pytest_run_ignores_the_celery_variables_its_caller_exported():
 def test_worker_environment_strips_the_callers_celery_variables(callers_environment, monkeypatch):
     monkeypatch.setenv("UPLOAD_DIR", "/tmp/uploads")
 
-    env = worker_conftest.worker_environment("redis://b", "redis://r", "postgres://d")
+    env = worker_fixtures.worker_environment("redis://b", "redis://r", "postgres://d")
 
     assert {name: value for name, value in env.items() if name.startswith("CELERY_")} == {
         "CELERY_BROKER_URL": "redis://b",
         "CELERY_RESULT_BACKEND": "redis://r",
-        "CELERY_VISIBILITY_TIMEOUT": str(worker_conftest.VISIBILITY_TIMEOUT_S),
+        "CELERY_VISIBILITY_TIMEOUT": str(worker_fixtures.VISIBILITY_TIMEOUT_S),
         "CELERY_TASK_ALWAYS_EAGER": "0",
     }
     assert env["DATABASE_URL"] == "postgres://d"
     assert env["UPLOAD_DIR"] == "/tmp/uploads"  # everything else is inherited
 
 
+@pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_job_reaches_the_test_worker_although_the_caller_exported_another_broker(
     callers_environment, start_worker
 ):
-    broker_url, result_url = worker_conftest.BROKER_URL, worker_conftest.RESULT_URL
+    broker_url, result_url = worker_fixtures.BROKER_URL, worker_fixtures.RESULT_URL
     # This process sends to the test broker, and does not run tasks in-process.
     assert celery_app.conf.broker_url == celery_app.conf.broker_write_url == broker_url
     assert celery_app.conf.result_backend == result_url
@@ -109,4 +108,4 @@ def test_a_job_reaches_the_test_worker_although_the_caller_exported_another_brok
 
     assert job.state == Job.State.SUCCEEDED, job.errors
     assert job.message == "generated 0, already stored 2"
-    assert f"gpu_generate_answers[{job.celery_task_id}] received" in worker.log
+    assert f"jobs.generate_answers[{job.celery_task_id}] received" in worker.log

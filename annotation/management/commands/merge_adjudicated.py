@@ -5,21 +5,21 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.review_merge import MergeError, merge_adjudicated
-from annotation.task_types import JUDGMENT_TASKS, PASSAGE_RATING
+from annotation.review_merge import MergeError, merge_adjudicated, mergeable_tasks
+from annotation.task_types import PASSAGE_RATING
 from crux_app.models import Collection
 
 
 class Command(BaseCommand):
     help = (
         "Write the decisions of a collection's review campaigns of one task (default: all of "
-        "them) as the judgments of one adjudicated judge, adjudicated:merged:<name>, replacing "
+        "them) as the labels of one adjudicated judge, adjudicated:merged:<name>, replacing "
         "its labels; where campaigns decided an item differently the later decision counts."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        parser.add_argument("--task", default=PASSAGE_RATING, choices=sorted(JUDGMENT_TASKS))
+        parser.add_argument("--task", default=PASSAGE_RATING, choices=mergeable_tasks())
         parser.add_argument("--name", required=True, help="the merged judge's name")
         parser.add_argument("--campaigns", nargs="+", help="review campaign slugs (default: all)")
 

@@ -10,17 +10,11 @@ from annotation.models import Assignment, Campaign, CampaignItem
 from annotation.submission import mirror_judgments
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Judge, Judgment
-from evaluation.agreement.label_tables import LabelQuery, resolve_raters
+from evaluation.agreement.label_tables import ComparisonSource, LabelQuery, Scale, resolve_raters
 from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.report_export import to_dict
-from evaluation.agreement.sources import (
-    ComparisonSource,
-    Scale,
-    register_source,
-    sources,
-    unregister_source,
-)
+from evaluation.agreement.sources import COMPARISON_SOURCES, sources
 from evaluation.crux.agreement_sources import load_judgment_table
 from tests.crux_app.factories import (
     make_collection,
@@ -320,14 +314,14 @@ def test_every_comparison_source_is_wired_and_a_pending_one_says_why(setup):
         "failure_category",
         "nugget_assignment",
     }
-    register_source(
+    COMPARISON_SOURCES.register(
         ComparisonSource("later", "Later", Scale.BINARY, "m", (0.0, 1.0), (), None, "why")
     )
     try:
         meta = to_dict(build_report(collection, FAST))["meta"]
     finally:
-        unregister_source("later")
+        COMPARISON_SOURCES.unregister("later")
     pending = {s["key"]: s for s in meta["sources"] if not s["available"]}
     assert set(pending) == {"later"} and pending["later"]["unavailable"] == "why"
     with pytest.raises(ValueError, match="loader"):
-        register_source(ComparisonSource("x", "X", Scale.BINARY, "m", (0.0, 1.0), ()))
+        COMPARISON_SOURCES.register(ComparisonSource("x", "X", Scale.BINARY, "m", (0.0, 1.0), ()))

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from crux_app.jobs.catalog import get_kind
+from crux_app.jobs.status import task_queue
 from crux_app.models import Job
 from evaluation.crux.job import KIND, JudgeJobParams
 from evaluation.crux.judge_scope import OUTPUTS, RUN
@@ -69,7 +70,7 @@ def test_a_post_starts_a_pending_job_and_opens_its_page(researcher_client, resea
     assert (job.kind, job.state, job.created_by) == (KIND, Job.State.PENDING, researcher)
     assert (job.collection, job.topic) == (data.collection, data.topic)
     assert job.params == JudgeJobParams(scope=RUN, run_id=data.bm25.pk, k=3).as_params(data.bm25)
-    assert get_kind(KIND).task_name == "evaluation.crux.tasks.gpu_judge"
+    assert get_kind(KIND).task_name == "jobs.judge_answerability"
 
 
 def test_a_minimal_post_uses_the_defaults_and_a_blank_model_means_the_configured_judge(
@@ -162,7 +163,7 @@ def test_the_page_starts_distribution_mode_and_the_embedding_baseline(
         assert parsed.prompt_version.endswith(suffix)
     else:
         assert parsed.prompt_version == "cosine-v1"
-        assert not get_kind(kind).task_name.rsplit(".", 1)[-1].startswith("gpu_")
+        assert task_queue(get_kind(kind).task_name) == "cpu"
 
 
 def test_the_embedding_baseline_takes_no_model(researcher_client):

@@ -14,13 +14,12 @@ from scipy.stats import kendalltau
 from crux_app.models import PassageQrel
 from evaluation.judge_report.method.tau_ap import tau_ap
 from evaluation.leaderboard.columns import (
+    COLUMN_GROUPS,
     Column,
     ColumnGroup,
     GroupValues,
     LeaderboardParams,
     per_topic_values,
-    register_group,
-    unregister_column,
 )
 from tests.evaluation.judge_report.two_judges import (
     HUMAN_GRADES,
@@ -166,14 +165,13 @@ def test_alpha_ndcg_reads_whatever_group_registers_it_per_topic():
         key="zz_judge_report_test",
         columns=(Column("alpha_ndcg", "alpha"),),
         compute=lambda c, p, r: GroupValues({}),
-        order=10_000,
         per_topic=per_topic,
     )
-    register_group(group)
+    COLUMN_GROUPS.register(group)
     try:
         data = json.loads(judge_report("--judges", "llm-judge", "people", "--metric", "alpha_ndcg"))
     finally:
-        unregister_column(group.key)
+        COLUMN_GROUPS.unregister(group.key)
     ranking = data["run_ranking"]
     assert ranking["n_topics"] == 6 and ranking["kendall_tau"] == pytest.approx(1.0)
     assert [r["score_a"] for r in ranking["runs"]] == pytest.approx([0.525, 0.625, 0.725, 0.825])

@@ -8,16 +8,24 @@ import json
 import pytest
 from django.core.management import call_command
 
-from evaluation.judge_report.forms import JudgeReportForm, judge_choices, metric_choices
+from crux_app.models import Judge
+from evaluation.judge_report.forms import (
+    DefaultReport,
+    JudgeReportForm,
+    default_judges,
+    judge_choices,
+    metric_choices,
+    report_defaults,
+)
 from evaluation.judge_report.metrics import metric_keys, metric_named, metrics
 from evaluation.leaderboard.columns import (
+    COLUMN_GROUPS,
     Column,
     ColumnGroup,
     GroupValues,
     LeaderboardParams,
-    register_group,
-    unregister_column,
 )
+from tests.crux_app.factories import make_collection, make_judge
 from tests.evaluation.judge_report.two_judges import make_two_judges
 
 BY_JUDGE = {"llm-judge": 0.5, "people": 0.25}
@@ -42,7 +50,6 @@ def _group(per_topic=_per_topic, judges=None) -> ColumnGroup:
             Column("ndcg", "Shadow nDCG", judge_report=True),
         ),
         compute=lambda c, p, r: GroupValues({}),
-        order=10_000,
         per_topic=per_topic,
         judges=judges,
     )
@@ -55,11 +62,11 @@ def registered():
 
     def register(group: ColumnGroup) -> ColumnGroup:
         keys.append(group.key)
-        return register_group(group)
+        return COLUMN_GROUPS.register(group)
 
     yield register
     for key in keys:
-        unregister_column(key)
+        COLUMN_GROUPS.unregister(key)
 
 
 def test_the_historical_metrics_keep_their_keys_labels_and_order():
@@ -117,3 +124,27 @@ def test_the_page_offers_the_judges_a_group_has_values_under(registered):
     registered(_group(judges=lambda collection: ["people", "ghost"]))
     names = [name for name, _ in judge_choices(two.collection)]
     assert names.count("people") == 1 and names[-1] == "ghost"
+
+
+@pytest.mark.django_db
+def test_a_bare_url_defaults_to_a_groups_judges_where_passage_ratings_pair_none(registered):
+    lonely = make_collection("lonely")
+    assert default_judges(lonely) is None
+    make_judge("g-llm")
+    make_judge("g-person", kind=Judge.Kind.HUMAN)
+    registered(_group(judges=lambda collection: ["g-person", "g-llm"]))
+
+    # An LLM as A and a person as B, under the group's first flagged column.
+    assert default_judges(lonely) == DefaultReport("g-llm", "g-person", "zz_flagged")
+    assert report_defaults(lonely, {}) == {
+        "metric": "zz_flagged",
+        "k": "10",
+        "resamples": "1000",
+        "judge_a": "g-llm",
+        "judge_b": "g-person",
+    }
+    # A request naming a judge keeps nDCG: the default pair's metric fits the default pair only.
+    assert report_defaults(lonely, {"judge_a": "g-llm"})["metric"] == "ndcg"
+    # Passage ratings by an LLM and a person stay the first choice.
+    two = make_two_judges()
+    assert default_judges(two.collection) == DefaultReport("llm-judge", "people", "ndcg")

@@ -9,10 +9,9 @@ from crux_app import data_version
 from evaluation.leaderboard import board_cache
 from evaluation.leaderboard.board_cache import cache_key, compute_board, page_inputs
 from evaluation.leaderboard.columns import (
+    COLUMN_GROUPS,
     LeaderboardParams,
     RunColumn,
-    register_column,
-    unregister_column,
 )
 from evaluation.leaderboard.table import build_leaderboard
 from tests.crux_app.factories import make_collection
@@ -40,9 +39,9 @@ def counted():
         calls.append(params)
         return {name: float(len(name)) for name in run_names}
 
-    register_column(RunColumn("counted", "Counted", values))
+    COLUMN_GROUPS.register(RunColumn("counted", "Counted", values))
     yield calls
-    unregister_column("counted")
+    COLUMN_GROUPS.unregister("counted")
 
 
 def url(hand, **params):
@@ -105,11 +104,11 @@ def test_sorting_reorders_the_cached_rows_as_a_computed_board_is_sorted(
 
 def test_a_column_registered_later_is_computed_not_missing(researcher_client, hand):
     researcher_client.get(url(hand, k=2))
-    register_column(RunColumn("late", "Late", lambda c, p, runs: dict.fromkeys(runs, 0.5)))
+    COLUMN_GROUPS.register(RunColumn("late", "Late", lambda c, p, runs: dict.fromkeys(runs, 0.5)))
     try:
         board = researcher_client.get(url(hand, k=2)).context["board"]
     finally:
-        unregister_column("late")
+        COLUMN_GROUPS.unregister("late")
     assert "late" in board.columns
     assert {r["late"] for r in board.rows} == {0.5}
     assert "late" not in researcher_client.get(url(hand, k=2)).context["board"].columns

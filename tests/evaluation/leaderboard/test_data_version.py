@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from crux_app import data_version
-from crux_app.dataio.store import CollectionStore
+from crux_app.dataio.collection_store import CollectionStore
 from crux_app.models import Collection, Judge, Judgment, Topic
 from tests.crux_app.factories import make_collection, make_topic
 from tests.evaluation.crux.evaluate_collection import make_hand_collection

@@ -13,11 +13,10 @@ from django.urls import reverse
 from crux_app.models import Run, RunEntry
 from evaluation.crux.evaluate import METRICS
 from evaluation.leaderboard.columns import (
+    COLUMN_GROUPS,
     RunColumn,
     column_keys,
     columns,
-    register_column,
-    unregister_column,
 )
 from tests.crux_app.factories import make_collection, make_passages, make_run, make_topic
 from tests.evaluation.crux.evaluate_collection import make_hand_collection
@@ -167,7 +166,7 @@ def test_kendall_matrix_between_metrics(researcher_client, hand):
 @pytest.fixture
 def utility_column():
     """A registered method column with fixed values (the empty run has none)."""
-    column = register_column(
+    column = COLUMN_GROUPS.register(
         RunColumn(
             key="utility",
             label="Utility@{k}",
@@ -175,7 +174,7 @@ def utility_column():
         )
     )
     yield column
-    unregister_column(column.key)
+    COLUMN_GROUPS.unregister(column.key)
 
 
 def test_a_registered_column_is_shown_sorted_ranked_and_printed(
@@ -204,11 +203,11 @@ def test_a_registered_column_is_shown_sorted_ranked_and_printed(
 
 
 def test_a_column_with_one_value_stays_out_of_the_tau_matrix(researcher_client, hand):
-    register_column(RunColumn("lonely", "Lonely", lambda c, p, runs: {"r1": 1.0}))
+    COLUMN_GROUPS.register(RunColumn("lonely", "Lonely", lambda c, p, runs: {"r1": 1.0}))
     try:
         board = researcher_client.get(url(hand, k=2)).context["board"]
     finally:
-        unregister_column("lonely")
+        COLUMN_GROUPS.unregister("lonely")
     assert "lonely" in board.columns and "lonely" not in board.agreement.names
 
 

@@ -8,11 +8,10 @@ from django.urls import reverse
 from crux_app.models import Topic
 from evaluation.dense.leaderboard_columns import dense_k_topics
 from evaluation.leaderboard.columns import (
+    COLUMN_GROUPS,
     Column,
     RunColumn,
     best_covered_k,
-    register_column,
-    unregister_column,
 )
 from evaluation.leaderboard.depths import Depths
 from evaluation.reteval.leaderboard_columns import reteval_k_topics
@@ -74,9 +73,9 @@ def stored_column():
     def k_topics(collection, run_names):
         return {3: {"bm25": 1}}
 
-    register_column(RunColumn("stored_at_3", "Stored@{k}", values, k_topics=k_topics))
+    COLUMN_GROUPS.register(RunColumn("stored_at_3", "Stored@{k}", values, k_topics=k_topics))
     yield
-    unregister_column("stored_at_3")
+    COLUMN_GROUPS.unregister("stored_at_3")
 
 
 @pytest.mark.django_db

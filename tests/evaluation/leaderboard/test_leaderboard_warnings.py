@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from evaluation.leaderboard.columns import RunColumn, register_column, unregister_column
+from evaluation.leaderboard.columns import COLUMN_GROUPS, RunColumn
 from tests.evaluation.crux.degenerate_collection import FLAT, SPREAD
 
 pytestmark = pytest.mark.django_db
@@ -55,11 +55,13 @@ def test_an_informative_judge_gets_no_warning(researcher_client, flat):
 
 
 def test_a_registered_column_tied_across_runs_is_warned_without_a_judge(researcher_client, flat):
-    register_column(RunColumn("same", "Same", lambda c, p, names: dict.fromkeys(names, 0.25)))
+    COLUMN_GROUPS.register(
+        RunColumn("same", "Same", lambda c, p, names: dict.fromkeys(names, 0.25))
+    )
     try:
         html = board(researcher_client, flat, k=2, judge=SPREAD)
     finally:
-        unregister_column("same")
+        COLUMN_GROUPS.unregister("same")
     (same,) = [w for w in warnings_of(html)["tied_runs"] if "on Same" in w]
     assert "Every run scores 0.2500 on Same (2 runs)" in same and "under" not in same
 

@@ -136,3 +136,30 @@ def test_nugget_judges_without_passage_ratings_have_no_ndcg(tmp_path, researcher
     response = researcher_client.get(url, query)
     assert response.status_code == 400
     assert "has neither passage ratings nor passage qrels" in response.content.decode()
+
+
+def test_a_bare_url_compares_the_nugget_judges_on_a_nugget_metric(
+    tmp_path, researcher_client, researcher
+):
+    from api.tokens import issue_token
+    from tests.api.conftest import TokenClient
+
+    collection = _load(tmp_path)
+    response = researcher_client.get(
+        reverse("judge-report", args=[collection.pk]), {"resamples": "20"}
+    )
+    assert response.status_code == 200
+    meta = response.context["data"]["meta"]
+    assert (meta["judges"]["a"]["name"], meta["judges"]["b"]["name"]) == ("gpt", "amy")
+    assert meta["metric"] == "nuggets_strict_vital"
+    # strict vital, means over t1 and t2: the LLM 1, 0.25, 0, 0; the person 0.25, 1, 0, 0.
+    runs = response.context["data"]["run_ranking"]["runs"]
+    assert [r["score_a"] for r in runs] == pytest.approx([1.0, 0.25, 0.0, 0.0])
+    assert [r["score_b"] for r in runs] == pytest.approx([0.25, 1.0, 0.0, 0.0])
+    # The API's bare request makes the same choice.
+    api = TokenClient(issue_token(researcher, "tests")[1])
+    data = api.get(f"/api/v1/collections/{NAME}/judge-report/", {"resamples": "20"}).json()
+    assert (data["meta"]["judges"]["a"]["name"], data["meta"]["metric"]) == (
+        "gpt",
+        "nuggets_strict_vital",
+    )

@@ -14,6 +14,7 @@ from evaluation.nuggets.method.attribution import (
     attribute,
     category_counts,
     is_stated,
+    sentence_backed,
     wilson_interval,
 )
 from evaluation.nuggets.method.scores import NuggetScores, mean_scores, topic_scores
@@ -83,6 +84,60 @@ def test_one_vital_nugget_in_each_category():
         4: DELIVERED,
     }
     assert category_counts(categories.values()) == dict.fromkeys(CATEGORIES, 1)
+
+
+def test_one_vital_nugget_in_each_category_with_sentence_support():
+    # The answer: s0 cites p1 (sentence judge: 2, supports), s1 cites p2 (1, partly), s2 cites
+    # p3 (2); the top k is p1..p3; tau 3. Per nugget: assignment, the support judge's ratings.
+    sentences = [{"p1": 2}, {"p2": 1}, {"p3": 2}]
+    top_k, tau = ["p1", "p2", "p3"], 3
+    topic = {
+        # p1 is only about n1 (2 < tau), but fully supports s0 that cites it: backed.
+        "n1": ("support", {"p1": 2}),
+        # p2 is about n2 but only partly supports s1; p3 supports s2 but is not about n2.
+        "n2": ("partial_support", {"p2": 2, "p3": 0}),
+        # p3 supports n3 and s2, yet the answer does not state n3.
+        "n3": ("not_support", {"p3": 4}),
+        # no passage the run saw is about n4 (p9 is, outside the run).
+        "n4": ("not_support", {"p9": 5}),
+    }
+    categories = {}
+    for nugget, (assignment, ratings) in topic.items():
+        supporters = {p for p, r in ratings.items() if r >= tau}
+        cited = {p for graded in sentences for p in graded}
+        backed = sentence_backed(sentences, ratings)
+        categories[nugget] = attribute(
+            NuggetEvidence(
+                is_stated(assignment),
+                bool(cited & supporters),
+                bool(set(top_k) & supporters),
+                bool(backed),
+            )
+        )
+    assert categories == {
+        "n1": DELIVERED,
+        "n2": UNSUPPORTED,
+        "n3": GENERATION_DROP,
+        "n4": RETRIEVAL_MISS,
+    }
+    assert sentence_backed(sentences, topic["n1"][1]) == {"p1"}
+    assert sentence_backed(sentences, topic["n2"][1]) == set()
+    # n3's p3 does back a sentence, but an unstated nugget stays a drop: the assignment alone
+    # says whether the answer states it.
+    assert sentence_backed(sentences, topic["n3"][1]) == {"p3"}
+
+
+def test_sentence_support_needs_grade_two_and_a_passage_about_the_nugget():
+    assert sentence_backed([{"p": 2}], {"p": 1}) == {"p"}
+    assert sentence_backed([{"p": 1}], {"p": 5}) == set()  # partly supports the sentence
+    assert sentence_backed([{"p": None}], {"p": 5}) == set()  # not graded
+    assert sentence_backed([{"p": 2}], {"p": 0}) == set()  # rated, not about the nugget
+    assert sentence_backed([{"p": 2}], {}) == set()  # not rated for the nugget
+    assert sentence_backed([], {"p": 5}) == set()
+    # Sentence grades only move a stated nugget from unsupported to delivered.
+    assert attribute(NuggetEvidence(True, False, False, True)) == DELIVERED
+    assert attribute(NuggetEvidence(True, False, True, False)) == UNSUPPORTED
+    assert attribute(NuggetEvidence(False, False, False, True)) == RETRIEVAL_MISS
 
 
 def test_a_cited_passage_outside_the_top_k_makes_a_drop_not_a_miss():

@@ -1,5 +1,6 @@
-"""manage.py nugget_losses --collection NAME [--judge J] [--support-judge S] [--k K] [--tau T]
-[--format table|json]: per run, where its vital nuggets were lost (the page's stacked bars)."""
+"""manage.py nugget_losses --collection NAME [--judge J] [--support-judge S] [--sentence-judge G]
+[--k K] [--tau T] [--format table|json]: per run, where its vital nuggets were lost (the page's
+stacked bars)."""
 
 import json
 
@@ -11,6 +12,7 @@ from evaluation.nuggets.losses import (
     losses_json,
     nugget_losses,
     run_losses,
+    sentence_judges,
     support_judges,
 )
 from evaluation.nuggets.method.attribution import CATEGORIES
@@ -39,6 +41,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--support-judge", help="whose nugget-passage ratings (default: the most)"
         )
+        parser.add_argument(
+            "--sentence-judge", help="whose sentence-citation grades (default: the most)"
+        )
         LossParams.add_arguments(parser)
         parser.add_argument("--format", choices=("table", "json"), default="table")
 
@@ -51,13 +56,15 @@ class Command(BaseCommand):
             raise CommandError(f"collection '{collection.name}' has no nugget assignments")
         support = named_judge(options["support_judge"], support_judges(collection), "support")
         params = LossParams.from_params(LossParams.from_options(options))
-        settings = LossSettings(judge, support, k=params.k, tau=params.tau)
+        grader = named_judge(options["sentence_judge"], sentence_judges(collection), "sentence")
+        settings = LossSettings(judge, support, params.k, params.tau, grader)
         per_run = run_losses(nugget_losses(collection, settings), judge.kind == Judge.Kind.HUMAN)
         if options["format"] == "json":
-            self.stdout.write(json.dumps(losses_json(per_run), indent=2))
+            self.stdout.write(json.dumps(losses_json(per_run, settings), indent=2))
             return
         self.stdout.write(
             f"judge {judge.name}; support judge {support.name if support else '(none)'}; "
+            f"sentence judge {grader.name if grader else '(none)'}; "
             f"k {params.k}; tau {params.tau}"
         )
         self.stdout.write("run".ljust(24) + "".join(c.rjust(17) for c in CATEGORIES))

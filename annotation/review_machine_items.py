@@ -1,0 +1,54 @@
+"""Review items made from a collection's rows, for the answers no person labelled.
+
+Machine judges of answer equivalence and failure category (the methods' review label sources,
+``annotation/review_label_sources.py``) label generated answers whether or not a campaign ever
+showed them to people; two such judges disagreeing is worth a review on its own. Each of the
+collection's answers (semi-gold answers are references, never items) is offered to the sources
+with the reference a campaign item of the task would carry (``annotation/selection.py``'s
+``equivalence_specs`` and ``failure_specs``): none for answer equivalence, the topic's first
+semi-gold answer for failure category. The review campaign's payload is then built from the
+reference as for any item (``annotation/review_campaigns.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crux_app.models import Collection, GeneratedOutput
+from crux_app.vocabulary import SEMI_GOLD_PREFIX
+
+from .review_item_ref import ItemRef
+from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
+
+ANSWER_TASKS = (ANSWER_EQUIVALENCE, FAILURE_CATEGORY)
+
+
+@dataclass(frozen=True)
+class MachineItems:
+    refs: dict[str, ItemRef]  # item key -> what it is
+    topics: dict[str, str]  # item key -> topic id
+
+
+def answer_items(collection: Collection, task_type: str) -> MachineItems:
+    """Every generated answer of the collection as a review item of ``task_type`` (none for
+    the tasks whose items are not answers), keyed as the campaign answers are
+    (``<topic>/<output id>``)."""
+    if task_type not in ANSWER_TASKS:
+        return MachineItems({}, {})
+    answers = collection.outputs.filter(kind=GeneratedOutput.Kind.ANSWER)
+    references: dict[int, int] = {}
+    if task_type == FAILURE_CATEGORY:
+        semi_gold = answers.filter(system__startswith=SEMI_GOLD_PREFIX).order_by(
+            "topic_id", "-external_id"
+        )
+        # Ordered last-first so the first semi-gold answer by id is the one kept.
+        references = dict(semi_gold.values_list("topic_id", "pk"))
+    rows = answers.exclude(system__startswith=SEMI_GOLD_PREFIX).values_list(
+        "pk", "external_id", "topic_id", "topic__external_id"
+    )
+    refs, topics = {}, {}
+    for pk, external_id, topic_id, topic in rows:
+        key = f"{topic}/{external_id}"
+        refs[key] = ItemRef(topic_id, output_id=pk, reference_output_id=references.get(topic_id))
+        topics[key] = topic
+    return MachineItems(refs, topics)
