@@ -80,3 +80,20 @@ def test_pages_name_source_files_where_nothing_was_collected(researcher_client, 
     assert '<script src="/static/plotly/plotly-cartesian.min.js"' in response.text
     served = researcher_client.get("/static/plotly/plotly-cartesian.min.js")
     assert served.status_code == 200
+
+
+CDN = re.compile(rb"https?://(?:cdn\.|cdnjs\.|unpkg\.com|[a-z0-9.-]*jsdelivr)", re.IGNORECASE)
+
+
+def test_no_static_file_names_a_cdn():
+    """Pages work without network: no script, style or font the site serves names a CDN (the
+    vendored plotly bundle's default map-data URL included; static/plotly/README.md)."""
+    static = Path(settings.BASE_DIR) / "static"
+    named = [
+        str(path.relative_to(static))
+        for path in static.rglob("*")
+        if path.is_file()
+        and path.suffix in {".js", ".css", ".html", ".json", ".svg"}
+        and CDN.search(path.read_bytes())
+    ]
+    assert named == []
