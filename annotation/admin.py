@@ -1,6 +1,8 @@
 from django.contrib import admin
 
 from .models import (
+    AggregatedLabel,
+    AggregationRun,
     AnnotatorProfile,
     Assignment,
     Campaign,
@@ -8,6 +10,7 @@ from .models import (
     ReviewCampaign,
     ReviewDecision,
     ReviewItem,
+    WorkerStop,
 )
 
 
@@ -78,3 +81,25 @@ class ReviewDecisionAdmin(ReadOnlyAdmin):
     list_display = ["id", "campaign", "reviewer", "option", "decided_at"]
     list_filter = ["campaign"]
     raw_id_fields = ["item", "reviewer"]
+
+
+@admin.register(AggregationRun)
+class AggregationRunAdmin(ReadOnlyAdmin):
+    """Made by ``aggregate_labels`` (page, command, API) with its judge's labels."""
+
+    list_display = ["id", "judge", "collection", "task_type", "method", "n_items", "created_at"]
+    list_filter = ["method", "task_type", "collection"]
+
+
+@admin.register(AggregatedLabel)
+class AggregatedLabelAdmin(ReadOnlyAdmin):
+    list_display = ["id", "run", "key", "label", "confidence", "n_labels"]
+    list_filter = ["run"]
+    raw_id_fields = ["run", "topic"]
+
+
+@admin.register(WorkerStop)
+class WorkerStopAdmin(ReadOnlyAdmin):
+    list_display = ["id", "campaign", "annotator", "reason", "detail"]
+    list_filter = ["reason", "campaign"]
+    raw_id_fields = ["campaign", "annotator"]

@@ -7,7 +7,7 @@ work. The page, its CSV (with Prolific ids) and the sort order read these rows."
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,6 @@ from .models import AnnotatorProfile, Assignment, Campaign, ReviewDecision, Revi
 from .progress import AnnotatorRow, annotator_rows
 from .quality import speeding_floor_ms
 from .task_type_registry import TASK_TYPE_REGISTRY
-from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
 Unit = tuple[int, Hashable]  # (campaign item id, sub-question position or "")
 
@@ -79,30 +78,49 @@ COLUMNS = (
     "flagged",
 )
 
+# The page's column headers; the CSV and the API keep the names of COLUMNS. A column missing
+# here is headed by its name in words (column_label), so a new column is never unreadable.
+COLUMN_LABELS = {
+    "annotator": "Annotator",
+    "prolific_id": "Prolific ID",
+    "source": "Source",
+    "labels": "Labels",
+    "median_time_ms": "Median time",
+    "speeding_floor_ms": "Speeding floor",
+    "speeding": "Speeding",
+    "gold_n": "Gold items",
+    "gold_accuracy": "Gold accuracy",
+    "attention_n": "Attention checks",
+    "attention_rate": "Attention passed",
+    "majority_n": "Items with a majority",
+    "majority_agreement": "Majority agreement",
+    "reference_n": "Items with a reference",
+    "reference_agreement": "Reference agreement",
+    "reviewed_n": "Reviewed disagreements",
+    "decided_their_way": "Decided their way",
+    "trend": "Trend",
+    "flagged": "Flagged",
+    # A crowd model's estimates (annotation/worker_models.py), beside the other evidence.
+    "model_skill": "Model skill",
+    "model_confusion": "Model confusion (true → given)",
+}
+
+
+def column_label(column: str) -> str:
+    """The page's header of a quality column: its label, else its name in words."""
+    words = column.removesuffix("_ms").removesuffix("_n").replace("_", " ")
+    return COLUMN_LABELS.get(column) or words.capitalize()
+
 
 def answer_units(kind: str, payload: dict, answer: dict) -> dict[Hashable, tuple[Any, str]]:
-    """An answer as (label, review item key) per unit: one unit per item, one per sub-question
-    for report coverage (the keys are those of ``annotation/review_labels.py``)."""
-    topic = payload.get("topic", "")
-    if kind == PASSAGE_RATING and "rating" in answer:
-        key = f"{topic}/{payload.get('position')}/{payload.get('passage_id')}"
-        return {"": (int(answer["rating"]), key)}
-    if kind == REPORT_COVERAGE:
-        output = payload.get("output_id")
-        return {
-            a["position"]: (int(a["answerable"]), f"{topic}/{a['position']}/{output}")
-            for a in answer.get("answers", [])
-        }
-    if kind == ANSWER_EQUIVALENCE and "equivalent" in answer:
-        return {"": (int(bool(answer["equivalent"])), f"{topic}/{payload.get('output_id')}")}
-    if kind == FAILURE_CATEGORY and answer.get("category"):
-        return {"": (str(answer["category"]), f"{topic}/{payload.get('output_id')}")}
-    entry = TASK_TYPE_REGISTRY.get(kind)  # a declared type says it itself
-    unit = entry.review_unit(payload, answer) if entry and entry.review_unit else None
-    return {} if unit is None else {"": unit}
+    """An answer as (label, review item key) per unit, as its task type declares it
+    (``TaskType.review_unit`` / ``review_units``; the keys are those of
+    ``annotation/review_labels.py``); none for an unknown kind (an attention check)."""
+    entry = TASK_TYPE_REGISTRY.get(kind)
+    return entry.answer_units(payload, answer) if entry else {}
 
 
-def _reference(campaign: Campaign) -> dict[str, Any]:
+def campaign_reference(campaign: Campaign) -> dict[str, Any]:
     """Adjudicated labels of the collection's review campaigns of this task, by item key."""
     decisions = ReviewDecision.objects.filter(
         campaign__collection_id=campaign.collection_id, campaign__task_type=campaign.task_type
@@ -142,7 +160,7 @@ def quality_rows(campaign: Campaign) -> list[QualityRow]:
             keys[unit] = key
             order[annotator_id].append(unit)
     hits = majority_hits(units)
-    reference = _reference(campaign)
+    reference = campaign_reference(campaign)
     reviewed = _reviewed(campaign)
     pids = dict(
         AnnotatorProfile.objects.filter(user__in=campaign.invited.all()).values_list(
@@ -171,16 +189,36 @@ def quality_rows(campaign: Campaign) -> list[QualityRow]:
     return rows
 
 
-def quality_frame(campaign: Campaign) -> pd.DataFrame:
+Extra = Mapping[str, Mapping[str, Any]]  # username -> added columns' values
+
+
+def _records(campaign: Campaign, extra: Extra | None, columns: Sequence[str]) -> list[dict]:
+    """The rows as records, with ``columns`` added from ``extra`` (None where it has none:
+    a crowd model's skill and confusion, ``annotation/worker_models.py``)."""
     floor = speeding_floor_ms(campaign.task_type)
     records = [r.as_record(floor) for r in quality_rows(campaign)]
-    return pd.DataFrame(records, columns=list(COLUMNS))
+    for record in records:
+        added = (extra or {}).get(record["annotator"], {})
+        record.update({c: added.get(c) for c in columns})
+    return records
 
 
-def sorted_records(campaign: Campaign, sort: str, descending: bool) -> list[dict[str, Any]]:
+def quality_frame(
+    campaign: Campaign, extra: Extra | None = None, columns: Sequence[str] = ()
+) -> pd.DataFrame:
+    records = _records(campaign, extra, columns)
+    return pd.DataFrame(records, columns=[*COLUMNS, *columns])
+
+
+def sorted_records(
+    campaign: Campaign,
+    sort: str,
+    descending: bool,
+    extra: Extra | None = None,
+    columns: Sequence[str] = (),
+) -> list[dict[str, Any]]:
     """The rows as records, sorted by a column (missing values last either way)."""
-    floor = speeding_floor_ms(campaign.task_type)
-    records = [r.as_record(floor) for r in quality_rows(campaign)]
+    records = _records(campaign, extra, columns)
     present = [r for r in records if r[sort] is not None]
     missing = [r for r in records if r[sort] is None]
     present.sort(key=lambda r: r["annotator"])

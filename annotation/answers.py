@@ -18,10 +18,15 @@ a selection that lost a character to the browser must not block a submission.
 from collections.abc import Mapping
 from typing import Any
 
+from crux_app.client_input import InputRefused, checked_text, whole_number
+
 from .task_type_registry import TASK_TYPE_REGISTRY, TaskType
 from .task_type_registry import task_type as task_type_entry
 from .task_types import FAILURE_CATEGORIES
 
+# A span is text of the shown item; a longer one (or an offset past it) is no selection.
+MAX_SPAN_CHARS = 20_000
+MAX_SPAN_OFFSET = 10**9
 YES = frozenset({"y", "yes", "1", "true"})
 NO = frozenset({"n", "no", "0", "false"})
 
@@ -55,9 +60,10 @@ def _offset(field: str, value: str | None) -> int | None:
     text = (value or "").strip()
     if not text:
         return None
-    if not text.isdigit():
-        raise AnswerError(field, f"'{text}' is not a character offset")
-    return int(text)
+    try:
+        return whole_number(field, text, 0, MAX_SPAN_OFFSET)
+    except InputRefused as error:
+        raise AnswerError(field, f"a character offset {error.message}") from None
 
 
 def anchor_span(
@@ -82,7 +88,11 @@ def _span(
     end = _offset(end_name, data.get(end_name))
     if start is not None and end is not None and end < start:
         raise AnswerError(end_name, "the span ends before it starts")
-    return anchor_span(text, data.get(name, "") or "", start, end)
+    try:
+        span = checked_text(name, data.get(name, "") or "", MAX_SPAN_CHARS)
+    except InputRefused as error:
+        raise AnswerError(name, error.message) from None
+    return anchor_span(text, span, start, end)
 
 
 def _entry(task_type: str) -> TaskType:

@@ -10,10 +10,24 @@ class AnnotationConfig(PluginConfig):
 
     def declare(self) -> Declaration:
         from annotation.builtin_task_types import BUILTIN_TASK_TYPES
+        from crux_app.page_links import PageLink
 
-        return Declaration(annotation_task_types=BUILTIN_TASK_TYPES)
+        return Declaration(
+            annotation_task_types=BUILTIN_TASK_TYPES,
+            page_links=(
+                PageLink(
+                    "label-aggregation",
+                    "Aggregate crowd labels…",
+                    "label-aggregation",
+                    "agreement",
+                    title="Combine people's labels with a crowd model into a judge",
+                    collection_url=True,
+                ),
+            ),
+        )
 
     def ready(self) -> None:
+        from annotation.aggregation_api import register_api as register_aggregation_api
         from annotation.campaign_api import register_api as register_campaign_api
         from annotation.review_api import register_api as register_review_api
         from annotation.workspace_api import register_api as register_workspace_api
@@ -22,3 +36,4 @@ class AnnotationConfig(PluginConfig):
         register_campaign_api()
         register_workspace_api()
         register_review_api()
+        register_aggregation_api()

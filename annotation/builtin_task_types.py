@@ -2,19 +2,32 @@
 
 Each entry names the functions of its answers (``answers``), items (``selection``), attention
 checks (``attention_checks``), export rows (``exports``) and judgment mirroring
-(``submission``), and its workspace partial. Answer equivalence (SePer) and the failure
+(``submission``), and its workspace partial; and its review vocabulary and units, its
+judgments table and machine review items through the same hooks a method's task type fills,
+so the review, quality and aggregation code names no built-in task
+(``tests/architecture/test_task_type_names.py``). Answer equivalence (SePer) and the failure
 category (LLM-retEval) stay here although one method reads their labels: the campaign pages,
 the review queue and the judge report list them without that method installed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
+from functools import partial
 from typing import Any
 
 from crux_app import vocabulary
 
-from . import answers, attention_checks, campaign_setup, exports, selection, submission, undo
+from . import (
+    answers,
+    attention_checks,
+    campaign_setup,
+    exports,
+    review_machine_items,
+    selection,
+    submission,
+    undo,
+)
 from .campaign_from_items import check_rating_keys
 from .task_type_registry import TaskType, WorkspaceKeys
 from .task_types import (
@@ -42,6 +55,54 @@ def _rating_cue(payload: Mapping[str, Any]) -> dict[str, str]:
 
 YES_NO = {"y": "yes", "n": "no"}
 
+# The review vocabulary: each label as the reviewer reads it, and the hint of what to type.
+RATING_WORDS = {
+    r: f"{r} — {level.text}"
+    for r in vocabulary.RATINGS
+    for level in vocabulary.RUBRIC_LEVELS
+    if level.rating == r
+}
+CATEGORY_WORDS = {
+    letter: f"{letter}: {text}" for letter, text in vocabulary.FAILURE_CATEGORIES.items()
+}
+LETTERS = vocabulary.FAILURE_LETTERS
+
+
+def _rating_unit(payload: Mapping[str, Any], answer: Mapping[str, Any]) -> tuple[int, str] | None:
+    if "rating" not in answer:
+        return None
+    key = f"{payload.get('topic', '')}/{payload.get('position')}/{payload.get('passage_id')}"
+    return int(answer["rating"]), key
+
+
+def _coverage_units(
+    payload: Mapping[str, Any], answer: Mapping[str, Any]
+) -> dict[Hashable, tuple[Any, str]]:
+    """One unit per sub-question of the report."""
+    topic, output = payload.get("topic", ""), payload.get("output_id")
+    return {
+        a["position"]: (int(a["answerable"]), f"{topic}/{a['position']}/{output}")
+        for a in answer.get("answers", [])
+    }
+
+
+def _equivalence_label(answer: Mapping[str, Any]) -> int | None:
+    return int(bool(answer["equivalent"])) if "equivalent" in answer else None
+
+
+def _category_label(answer: Mapping[str, Any]) -> str | None:
+    return str(answer["category"]) if answer.get("category") else None
+
+
+def _output_unit(
+    label_of: Any, payload: Mapping[str, Any], answer: Mapping[str, Any]
+) -> tuple[Any, str] | None:
+    """An answer's one label on the output it is about (``<topic>/<output id>``)."""
+    label = label_of(answer)
+    if label is None:
+        return None
+    return label, f"{payload.get('topic', '')}/{payload.get('output_id')}"
+
 
 BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
     TaskType(
@@ -56,7 +117,7 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         summary=answers.rating_summary,
         attention_check=attention_checks.passage_rating_check,
         eligible_keys=selection.rating_pairs,
-        item_specs=selection.rating_specs,
+        item_specs=partial(selection.rating_specs, kind=PASSAGE_RATING),
         needs="topics with sub-questions and passages in runs or qrels",
         selects_outputs=False,
         item_label=_rating_item_label,
@@ -73,6 +134,11 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         item_data=_rating_cue,
         write_platform=exports.write_qrels,
         check_chosen_keys=check_rating_keys,
+        review_labels=RATING_WORDS,
+        review_hint=vocabulary.key_range(vocabulary.RATINGS),
+        review_unit=_rating_unit,
+        judgment_item="passage",
+        crux_pairs=True,
     ),
     TaskType(
         key=REPORT_COVERAGE,
@@ -86,7 +152,7 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         summary=answers.coverage_summary,
         attention_check=attention_checks.report_coverage_check,
         eligible_keys=selection.coverage_outputs,
-        item_specs=selection.coverage_specs,
+        item_specs=partial(selection.coverage_specs, kind=REPORT_COVERAGE),
         needs="generated reports on topics with sub-questions",
         export_rows=exports.coverage_rows,
         platform_format="qlabels",
@@ -102,6 +168,10 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
             spans=True,
         ),
         write_platform=exports.write_qlabels,
+        review_labels={0: "not answerable (0)", 1: "answerable (1)"},
+        review_hint="0 or 1",
+        review_units=_coverage_units,
+        judgment_item="output",
     ),
     TaskType(
         key=ANSWER_EQUIVALENCE,
@@ -115,10 +185,17 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         summary=answers.equivalence_summary,
         attention_check=attention_checks.answer_equivalence_check,
         eligible_keys=selection.equivalence_outputs,
-        item_specs=selection.equivalence_specs,
+        item_specs=partial(selection.equivalence_specs, kind=ANSWER_EQUIVALENCE),
         needs="generated answers on topics with gold answers",
         keys=WorkspaceKeys(
             answer_field="equivalent", values=YES_NO, missing="Answer first: press y or n."
+        ),
+        review_labels={0: "not equivalent (0)", 1: "equivalent (1)"},
+        review_hint="0 or 1",
+        answer_label=_equivalence_label,
+        review_unit=partial(_output_unit, _equivalence_label),
+        machine_items=partial(
+            review_machine_items.generated_answer_items, semi_gold_reference=False
         ),
     ),
     TaskType(
@@ -133,7 +210,7 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         summary=answers.category_summary,
         attention_check=attention_checks.failure_category_check,
         eligible_keys=selection.failure_outputs,
-        item_specs=selection.failure_specs,
+        item_specs=partial(selection.failure_specs, kind=FAILURE_CATEGORY),
         needs=(
             "RAG answers with retrieved passages on topics with gold passages and a "
             f"'{vocabulary.SEMI_GOLD_PREFIX}*' answer"
@@ -141,6 +218,13 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         # No key map: the keys are the page's choices' data-key (the vocabulary's letters).
         keys=WorkspaceKeys(
             answer_field="category", missing="Choose a category first: press {keys}."
+        ),
+        review_labels=CATEGORY_WORDS,
+        review_hint=f"{LETTERS[0]}-{LETTERS[-1]}",
+        answer_label=_category_label,
+        review_unit=partial(_output_unit, _category_label),
+        machine_items=partial(
+            review_machine_items.generated_answer_items, semi_gold_reference=True
         ),
     ),
 )

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils.text import slugify
 
+from crux_app.client_input import SHOWN_CHARS, InputRefused, whole_number
 from crux_app.models import Judge, Judgment
 
 from .answers import AnswerError, parse_gold_value
@@ -303,11 +304,13 @@ def _gold_updates(
     for row in reader:
         where = f"{filename}, line {reader.line_num}"
         raw_id = (row.get("item") or "").strip()
-        if not raw_id.isdigit() or int(raw_id) not in items:
+        try:
+            item = items[whole_number("item", raw_id)]
+        except (InputRefused, KeyError):
+            shown = raw_id[:SHOWN_CHARS] + ("..." if len(raw_id) > SHOWN_CHARS else "")
             raise GoldUploadError(
-                f"{where}, column item: '{raw_id}' is not an item of this campaign"
-            )
-        item = items[int(raw_id)]
+                f"{where}, column item: '{shown}' is not an item of this campaign"
+            ) from None
         answer = (row.get("answer") or "").strip()
         try:
             updates[item.pk] = (

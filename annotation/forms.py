@@ -47,6 +47,9 @@ FIELD_GROUPS = [
     ("Quality control", ["gold_judge", "gold_count", "attention_count", "control_interval",
                          "gold_min_accuracy", "gold_tolerance", "attention_min_pass_rate",
                          "qc_min_answers", "qc_action"]),
+    ("Crowd control", ["until_confident", "confidence_target", "max_labels_per_item",
+                       "qualification_items", "qualification_min_accuracy", "skill_floor",
+                       "skill_floor_min_labels"]),
     ("Prolific", ["prolific_enabled", "prolific_completion_code", "prolific_redirect_url",
                   "prolific_study_id", "prolific_places"]),
 ]  # fmt: skip
@@ -68,6 +71,9 @@ FIELD_BOUNDS = {
     "gold_tolerance": (0, 5),
     "qc_min_answers": (1, MAX_QC_MIN_ANSWERS),
     "prolific_places": (1, MAX_PROLIFIC_PLACES),
+    "max_labels_per_item": (1, MAX_OVERLAP),
+    "qualification_items": (0, MAX_GOLD_ITEMS),
+    "skill_floor_min_labels": (1, MAX_ITEMS),
 }
 
 
@@ -120,6 +126,19 @@ class SelectionFields(forms.Form):
         )
 
 
+# The crowd-control settings a form may leave out, and the values they then take.
+CROWD_CONTROL_DEFAULTS = {
+    name: Campaign._meta.get_field(name).default
+    for name in (
+        "confidence_target",
+        "max_labels_per_item",
+        "qualification_items",
+        "qualification_min_accuracy",
+        "skill_floor_min_labels",
+    )
+}
+
+
 class CampaignForm(SelectionFields, forms.ModelForm):
     class Meta:
         model = Campaign
@@ -138,6 +157,13 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             "attention_min_pass_rate",
             "qc_min_answers",
             "qc_action",
+            "until_confident",
+            "confidence_target",
+            "max_labels_per_item",
+            "qualification_items",
+            "qualification_min_accuracy",
+            "skill_floor",
+            "skill_floor_min_labels",
             "prolific_enabled",
             "prolific_completion_code",
             "prolific_redirect_url",
@@ -156,6 +182,9 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             "untouched one, so labels meet on the same items early (for agreement; the default "
             "when overlap is 2 or more). Cover every item once first: untouched items first."
         )
+        # Crowd control is optional: a form that leaves these out keeps the model's defaults.
+        for name in CROWD_CONTROL_DEFAULTS:
+            self.fields[name].required = False
         suggestion = self.fields["suggestion_judge"]
         suggestion.queryset = Judge.objects.filter(kind__in=SUGGESTING_KINDS).order_by("name")
         able = [label for key, label in task_type_choices() if can_post_edit(key)]
@@ -186,6 +215,9 @@ class CampaignForm(SelectionFields, forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name, default in CROWD_CONTROL_DEFAULTS.items():
+            if data.get(name) is None:
+                data[name] = default
         if data.get("selection_mode") == SAMPLE and not data.get("sample_size"):
             self.add_error("sample_size", "Give the number of items to sample.")
         if data.get("gold_count") and not data.get("gold_judge"):
@@ -195,6 +227,11 @@ class CampaignForm(SelectionFields, forms.ModelForm):
             self.add_error(
                 "suggestion_judge",
                 f"task '{task}' cannot show a judge's labels as suggestions; leave it empty",
+            )
+        overlap, most = data.get("overlap"), data.get("max_labels_per_item")
+        if data.get("until_confident") and overlap and most and most < overlap:
+            self.add_error(
+                "max_labels_per_item", "the cap of labels per item is below 'annotators per item'"
             )
         if data.get("prolific_enabled") and not data.get("prolific_completion_code"):
             self.add_error(

@@ -50,6 +50,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from . import crowd_control
 from .accounts import ensure_profile
 from .candidates import first_candidate, insert_reservation
 from .models import AnnotatorProfile, Assignment, Campaign, CampaignItem
@@ -64,6 +65,7 @@ CLOSED = "closed"
 BLOCKED = "blocked"
 CAP_REACHED = "cap"
 EXHAUSTED = "exhausted"
+STOPPED = "stopped"  # a failed qualification test or a skill under the floor (crowd_control)
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class NextItem:
     @property
     def finished(self) -> bool:
         """No more items for this annotator unless something is released or reopened."""
-        return self.reason in {BLOCKED, CAP_REACHED, EXHAUSTED, CLOSED}
+        return self.reason in {BLOCKED, CAP_REACHED, EXHAUSTED, CLOSED, STOPPED}
 
 
 def release_expired(campaign_id: int, now: datetime | None = None) -> int:
@@ -140,6 +142,11 @@ def next_item(
         ):
             _release_all(campaign, user)
             return NextItem(None, BLOCKED)
+        if crowd_control.stopped(campaign, user) or crowd_control.check_qualification(
+            campaign, user
+        ):
+            _release_all(campaign, user)
+            return NextItem(None, STOPPED)
         mine = _my_assignments(campaign, user, now)
         others = [pk for pk in mine["live"] if pk != after]
         if others:
@@ -149,6 +156,9 @@ def next_item(
         cap = campaign.per_annotator_cap
         if cap is not None and mine["regular_done"] + mine["regular_live"] >= cap:
             return NextItem(None, CAP_REACHED)
+        if crowd_control.check_skill_floor(campaign, user):
+            _release_all(campaign, user)
+            return NextItem(None, STOPPED)
         # A prefetch never takes a skipped item back: that happens only when the annotator
         # has truly run out, so a skip leaves the item to the others meanwhile.
         assignment = _reserve_next(campaign, user, mine, now, retake_skipped=after is None)
@@ -219,6 +229,9 @@ def _reserve_next(
         campaign.control_interval
     )
     pools = []
+    if crowd_control.qualification_pending(campaign, user):
+        # The qualification test first: gold items only until it is done.
+        return _take_first([items.filter(is_gold=True).order_by("id")], campaign, user, now)
     if control_due:
         # Same order as the index (campaign, is_control, load, id): an indexed scan.
         pools.append(items.filter(is_control=True).order_by("load", "id"))
@@ -234,6 +247,13 @@ def regular_pools(campaign: Campaign, items: Any) -> list[Any]:
     in the module docstring); ``items`` are the campaign's items not held by the annotator."""
     open_items = items.filter(is_control=False, load__lt=campaign.overlap)
     least_loaded = open_items.order_by("load", "id")  # the index item_queue_idx
+    if campaign.until_confident:
+        uncertain = crowd_control.uncertain_items(campaign, items)
+        return [uncertain, *_overlap_pools(campaign, open_items, least_loaded)]
+    return _overlap_pools(campaign, open_items, least_loaded)
+
+
+def _overlap_pools(campaign: Campaign, open_items: Any, least_loaded: Any) -> list[Any]:
     if (
         campaign.assignment_policy == Campaign.AssignmentPolicy.COVERAGE_FIRST
         or campaign.overlap < 2
@@ -248,7 +268,7 @@ def regular_pools(campaign: Campaign, items: Any) -> list[Any]:
 
 def _usable(item: CampaignItem, campaign: Campaign) -> bool:
     # Re-checked on the locked row: the item may have filled up since the scan began.
-    return item.is_control or item.load < campaign.overlap
+    return item.is_control or item.load < crowd_control.item_limit(item, campaign)
 
 
 def _take_first(

@@ -9,11 +9,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import QuerySet
 
-from crux_app.roles import add_role, is_researcher
+from crux_app.roles import REVIEWER, add_role, is_researcher
 
 from .models import ReviewCampaign
-
-REVIEWER = "reviewer"
 
 
 def can_review(campaign: ReviewCampaign, user: AbstractBaseUser | AnonymousUser) -> bool:

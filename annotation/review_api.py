@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -29,6 +30,7 @@ from api.errors import FormRefused, field_error
 from api.paging import ApiPagination
 from api.permissions import IsResearcher, ReadOnly
 from api.views.collections import collection_named
+from crux_app.models import Collection
 from crux_app.roles import has_role, is_researcher
 
 from .models import ReviewCampaign, ReviewDecision, ReviewItem
@@ -160,10 +162,16 @@ class CollectionReviewCampaignsView(APIView):
 
     @extend_schema(operation_id="collection_review_campaigns_list", responses=JSON)
     def get(self, request: Request, name: str) -> Response:
-        """The collection's review campaigns the account may review."""
-        collection = collection_named(name)
+        """The collection's review campaigns the account may review; a reviewer given none of
+        them gets the 404 of a collection that does not exist (it may not learn which exist)."""
         researcher = is_researcher(request.user)
-        rows = campaigns_for(request.user).filter(collection=collection).order_by("name")
+        if researcher:
+            collection_named(name)  # 404 for an unknown collection
+        found = campaigns_for(request.user).filter(collection__name=name.replace("\x00", ""))
+        rows = list(found.order_by("name"))
+        if not researcher and not rows:
+            # The words of get_object_or_404's answer for a collection that does not exist.
+            raise Http404(f"No {Collection._meta.object_name} matches the given query.")
         return Response([campaign_data(c, researcher) for c in rows])
 
     @extend_schema(request={"application/json": CAMPAIGN_SCHEMA}, responses={201: JSON})

@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.utils.choices import CallableChoiceIterator
 
 from api.errors import field_error
+from crux_app.client_input import text_problem
 
 from .review_forms import MAX_NAMES, DecisionForm, ReviewCampaignForm
 
@@ -40,7 +41,7 @@ class NameListField(forms.Field):
         for name in values:
             if not isinstance(name, str) or not name.strip():
                 raise forms.ValidationError("each name must be a non-empty string")
-            if len(name) > NAME_CHARS or "\x00" in name:
+            if len(name) > NAME_CHARS or text_problem(name):
                 raise forms.ValidationError(f"a name is at most {NAME_CHARS} printable characters")
             names.append(name.strip())
         if len(names) > self.max_names:

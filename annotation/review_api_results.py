@@ -33,7 +33,7 @@ from .review_api_forms import (
 from .review_labels import UnknownJudges
 from .review_merge import MergeError, merge_adjudicated, mergeable_tasks
 from .review_selection import build_queue
-from .task_types import PASSAGE_RATING
+from .task_types import DEFAULT_TASK_TYPE
 
 JSON = OpenApiTypes.OBJECT
 MAX_CAMPAIGNS = 1000
@@ -78,7 +78,9 @@ class ReviewQueueView(APIView):
 
 class MergeForm(forms.Form):
     task = forms.ChoiceField(
-        choices=lambda: [(t, t) for t in mergeable_tasks()], initial=PASSAGE_RATING, required=False
+        choices=lambda: [(t, t) for t in mergeable_tasks()],
+        initial=DEFAULT_TASK_TYPE,
+        required=False,
     )
     name = forms.CharField(max_length=200, help_text="The merged judge is adjudicated:merged:NAME.")
     campaigns = NameListField(
@@ -102,7 +104,7 @@ class ReviewMergeView(APIView):
         data = form.cleaned_data
         try:
             result = merge_adjudicated(
-                collection, data["task"] or PASSAGE_RATING, data["name"], data["campaigns"]
+                collection, data["task"] or DEFAULT_TASK_TYPE, data["name"], data["campaigns"]
             )
         except MergeError as error:
             raise field_error("__all__", str(error)) from None

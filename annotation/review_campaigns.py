@@ -16,7 +16,7 @@ from .review_label_sources import stored_source
 from .review_labels import ItemRef, LabelSet
 from .review_queue import Label, QueueItem, option_order
 from .review_selection import QueueChoice, build_queue
-from .task_types import JUDGMENT_TASKS, PASSAGE_RATING, REPORT_COVERAGE
+from .task_type_registry import judgment_item
 
 OPTION_LETTERS = "ABCDEFGHI"
 
@@ -140,20 +140,21 @@ def _payloads(task_type: str, refs: list[ItemRef]) -> dict[ItemRef, dict]:
     passages = Passage.objects.in_bulk({r.passage_id for r in refs} - {None})
     output_ids = {r.output_id for r in refs} | {r.reference_output_id for r in refs}
     outputs = GeneratedOutput.objects.in_bulk(output_ids - {None})
+    item_field = judgment_item(task_type)
     out = {}
     for ref in refs:
         topic = topics[ref.topic_id]
         payload = {"topic": topic.external_id, "request": topic.request}
-        if task_type in JUDGMENT_TASKS:
+        if item_field:
             sq = subquestions[ref.subquestion_id]
             payload.update(position=sq.position, subquestion=sq.text)
-        if task_type == PASSAGE_RATING:
+        if item_field == "passage":
             passage = passages[ref.passage_id]
             payload.update(passage_id=passage.external_id, text=passage.text)
         elif ref.output_id is not None:
             output = outputs[ref.output_id]
             payload.update(output_id=output.external_id, text=output.text)
-        if task_type not in JUDGMENT_TASKS:
+        if not item_field:
             payload["gold_answers"] = list(topic.gold_answers or [])
             reference = outputs.get(ref.reference_output_id)
             payload["reference"] = reference.text if reference else ""
@@ -162,4 +163,4 @@ def _payloads(task_type: str, refs: list[ItemRef]) -> dict[ItemRef, dict]:
 
 
 def is_judgment_task(campaign: ReviewCampaign) -> bool:
-    return campaign.task_type in (PASSAGE_RATING, REPORT_COVERAGE)
+    return judgment_item(campaign.task_type) is not None

@@ -17,15 +17,13 @@ from django.utils import timezone
 
 from crux_app.data_version import bump_topics
 from crux_app.models import Judgment
-from crux_app.vocabulary import FAILURE_LETTERS
 
 from .models import ReviewCampaign, ReviewDecision, ReviewItem
 from .review_campaigns import OPTION_LETTERS
 from .review_label_sources import stored_source
 from .review_queue import Label
 from .submission import MAX_TIME_MS
-from .task_type_registry import TASK_TYPE_REGISTRY
-from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
+from .task_type_registry import TASK_TYPE_REGISTRY, judgment_item
 
 NOTE_CHARS = 5000
 
@@ -41,28 +39,13 @@ class DecisionResult:
 
 
 def parse_label(task_type: str, text: str) -> Label:
-    """A label typed by the reviewer (not one of the candidates), checked against the task."""
-    value = (text or "").strip().upper()
-    if task_type == PASSAGE_RATING and value in {str(i) for i in range(6)}:
-        return int(value)
-    if task_type in (REPORT_COVERAGE, ANSWER_EQUIVALENCE) and value in {"0", "1"}:
-        return int(value)
-    if task_type == FAILURE_CATEGORY and value in FAILURE_LETTERS:
-        return value
+    """A label typed by the reviewer (not one of the candidates), checked against the task's
+    declared labels (``TaskType.review_labels``)."""
     entry = TASK_TYPE_REGISTRY.get(task_type)
-    declared = {label.upper(): label for label in entry.review_labels} if entry else {}
-    if value in declared:
-        return declared[value]
-    allowed = (
-        {
-            PASSAGE_RATING: "0 to 5",
-            REPORT_COVERAGE: "0 or 1",
-            ANSWER_EQUIVALENCE: "0 or 1",
-            FAILURE_CATEGORY: "A to F",
-        }.get(task_type)
-        or " or ".join(declared.values())
-        or "a label of the task"
-    )
+    label = entry.typed_label(text or "") if entry else None
+    if label is not None:
+        return label
+    allowed = (entry.labels_hint() if entry else "") or "a label of the task"
     raise DecisionError(f"the label must be {allowed}")
 
 
@@ -119,12 +102,11 @@ def write_adjudicated_judgment(
         return source.write_adjudicated(campaign.judge_id, item, label, note)
     if campaign.judge_id is None or item.subquestion_id is None:
         return False
-    if campaign.task_type == PASSAGE_RATING and item.passage_id:
-        where = {"passage_id": item.passage_id}
-    elif campaign.task_type == REPORT_COVERAGE and item.output_id:
-        where = {"output_id": item.output_id}
-    else:
+    item_field = judgment_item(campaign.task_type)
+    item_id = getattr(item, f"{item_field}_id") if item_field else None
+    if not item_id:
         return False
+    where = {f"{item_field}_id": item_id}
     Judgment.objects.update_or_create(
         judge_id=campaign.judge_id,
         subquestion_id=item.subquestion_id,

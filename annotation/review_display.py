@@ -6,15 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crux_app.vocabulary import FAILURE_CATEGORIES, RUBRIC_LEVELS
-
 from .models import ReviewCampaign, ReviewItem
 from .review_campaigns import OPTION_LETTERS
 from .review_queue import Label
 from .task_type_registry import TASK_TYPE_REGISTRY
-from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
-
-RUBRIC = {level.rating: level.text for level in RUBRIC_LEVELS}
 
 
 @dataclass(frozen=True)
@@ -27,17 +22,9 @@ class Option:
 
 
 def label_text(task_type: str, label: Label) -> str:
-    """A label in words, as the reviewer reads it."""
-    if task_type == PASSAGE_RATING:
-        return f"{label} — {RUBRIC.get(int(label), '')}"
-    if task_type == REPORT_COVERAGE:
-        return "answerable (1)" if int(label) else "not answerable (0)"
-    if task_type == ANSWER_EQUIVALENCE:
-        return "equivalent (1)" if int(label) else "not equivalent (0)"
-    if task_type == FAILURE_CATEGORY:
-        return f"{label}: {FAILURE_CATEGORIES.get(str(label), '')}"
+    """A label in words, as the reviewer reads it (``TaskType.review_labels``)."""
     entry = TASK_TYPE_REGISTRY.get(task_type)
-    return entry.review_labels.get(str(label), str(label)) if entry else str(label)
+    return entry.label_words(label) if entry else str(label)
 
 
 def options(campaign: ReviewCampaign, item: ReviewItem) -> list[Option]:
@@ -54,15 +41,6 @@ def options(campaign: ReviewCampaign, item: ReviewItem) -> list[Option]:
 
 
 def other_label_hint(task_type: str) -> str:
-    return {
-        PASSAGE_RATING: "0-5",
-        REPORT_COVERAGE: "0 or 1",
-        ANSWER_EQUIVALENCE: "0 or 1",
-        FAILURE_CATEGORY: "A-F",
-    }.get(task_type) or " / ".join(_declared_labels(task_type))
-
-
-def _declared_labels(task_type: str) -> list[str]:
-    """The labels a declared task type lets a reviewer give (``TaskType.review_labels``)."""
+    """The labels a reviewer may type (``TaskType.review_hint``)."""
     entry = TASK_TYPE_REGISTRY.get(task_type)
-    return list(entry.review_labels) if entry else []
+    return entry.labels_hint() if entry else ""

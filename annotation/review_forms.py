@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.http import QueryDict
 
 from crux_app.models import Collection
 
 from .models import ReviewCampaign
+from .review_labels import collection_labels
 from .review_queue import KINDS, SAMPLINGS
 from .review_selection import QueueChoice
 from .task_type_registry import task_type_choices
-from .task_types import PASSAGE_RATING
+from .task_types import DEFAULT_TASK_TYPE
 
 MAX_NAMES = 50
 MAX_SAMPLE = 100_000
 MAX_TIME_SENT_MS = 10**12
+MAX_PK_DIGITS = 18  # a primary key's digits (a bigint); more names no row
 
 
 def _names(text: str, what: str) -> tuple[str, ...]:
@@ -25,15 +30,18 @@ def _names(text: str, what: str) -> tuple[str, ...]:
 
 
 class ReviewCampaignForm(forms.Form):
+    """The new review campaign page: the judges are chosen from those that labelled the chosen
+    collection's task (``judge_choices``); the API's form takes them as a list of names."""
+
     name = forms.CharField(max_length=200)
     collection = forms.ModelChoiceField(queryset=Collection.objects.order_by("name"))
-    task_type = forms.ChoiceField(choices=task_type_choices, initial=PASSAGE_RATING)
+    task_type = forms.ChoiceField(choices=task_type_choices, initial=DEFAULT_TASK_TYPE)
     kind = forms.ChoiceField(label="disagreements", choices=list(KINDS.items()), initial="any")
-    judges = forms.CharField(
+    judges = forms.MultipleChoiceField(
         required=False,
-        max_length=5000,
-        help_text="Judge names, space-separated. Empty: every person who labelled (with a "
-        "kind that needs machines: every judge).",
+        widget=forms.SelectMultiple(attrs={"size": 8}),
+        help_text="The judges that labelled this task in the collection. None selected: every "
+        "person who labelled (with a kind that needs machines: every judge).",
     )
     topics = forms.CharField(
         required=False, max_length=5000, help_text="Topic ids to keep, space-separated."
@@ -54,6 +62,19 @@ class ReviewCampaignForm(forms.Form):
         label="guidelines (Markdown)", required=False, widget=forms.Textarea, max_length=20_000
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        judges = self.fields["judges"]
+        if isinstance(judges, forms.MultipleChoiceField):  # the page's (the API takes names)
+            judges.choices = judge_choices(self._chosen("collection"), self._chosen("task_type"))
+
+    def _chosen(self, name: str) -> str:
+        """The value of ``name`` the form is bound to, or its initial one ("" for none)."""
+        value = self.data.get(name) if self.is_bound else self.initial.get(name)
+        if value is None:
+            value = self.fields[name].initial
+        return value if isinstance(value, str) else str(value or "")
+
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if ReviewCampaign.objects.filter(name=name).exists():
@@ -61,7 +82,10 @@ class ReviewCampaignForm(forms.Form):
         return name
 
     def clean_judges(self) -> tuple[str, ...]:
-        return _names(self.cleaned_data.get("judges") or "", "judges")
+        chosen = tuple(self.cleaned_data.get("judges") or ())
+        if len(chosen) > MAX_NAMES:
+            raise forms.ValidationError(f"at most {MAX_NAMES} judges")
+        return chosen
 
     def clean_topics(self) -> tuple[str, ...]:
         return _names(self.cleaned_data.get("topics") or "", "topics")
@@ -78,6 +102,31 @@ class ReviewCampaignForm(forms.Form):
             sampling=data["sampling"],
             seed=data.get("seed") or 0,
         )
+
+
+class ReviewQueueForm(ReviewCampaignForm):
+    """The queue choices of the new review campaign page alone, for its live item count; a
+    choice left out takes the page's initial value."""
+
+    def __init__(self, data: QueryDict, **kwargs: Any) -> None:
+        data = data.copy()
+        for name, field in self.base_fields.items():
+            if name not in data and field.initial is not None:
+                data[name] = str(field.initial)
+        super().__init__(data, **kwargs)
+        for name in ("name", "show_sources", "guidelines_md"):
+            del self.fields[name]
+
+
+def judge_choices(collection_pk: str, task_type: str) -> list[tuple[str, str]]:
+    """(name, "name (kind)") of every judge with labels of ``task_type`` in the collection
+    (none before a collection is chosen, or for an unknown one or task)."""
+    is_pk = collection_pk.isdecimal() and len(collection_pk) <= MAX_PK_DIGITS
+    collection = Collection.objects.filter(pk=collection_pk).first() if is_pk else None
+    if collection is None or task_type not in dict(task_type_choices()):
+        return []
+    kinds = collection_labels(collection, task_type).kinds
+    return [(name, f"{name} ({kinds[name].replace('_', ' ')})") for name in sorted(kinds)]
 
 
 class DecisionForm(forms.Form):

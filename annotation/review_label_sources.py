@@ -60,9 +60,10 @@ class ReviewLabelSource:
     # A reviewer's decision as the label of the review campaign's adjudicated judge in that
     # table: (judge id, review item, label, note) -> whether one was written.
     write_adjudicated: Callable[[int, Any, Label, str], bool] | None = None
-    # Remove an adjudicated judge's labels from that table before a merge rebuilds them:
-    # judge id -> the topic ids they were on.
-    clear_adjudicated: Callable[[int], set[int]] | None = None
+    # Remove an adjudicated judge's labels on the given collections from that table before a
+    # merge rebuilds them (a judge spans collections; others keep theirs):
+    # (judge id, collection ids) -> the topic ids they were on.
+    clear_adjudicated: Callable[[int, set[int]], set[int]] | None = None
 
     @property
     def key(self) -> str:

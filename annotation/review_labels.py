@@ -21,18 +21,13 @@ from django.db.models import Exists, OuterRef
 
 from crux_app.models import Collection, Judge, Judgment
 
-from .models import Assignment
+from .models import AggregatedLabel, Assignment
 from .review_item_ref import ItemRef
 from .review_label_sources import StoredLabels, sources_for, stored_source
 from .review_machine_items import answer_items
 from .review_queue import Label
-from .task_type_registry import TASK_TYPE_REGISTRY
-from .task_types import (
-    ANSWER_EQUIVALENCE,
-    FAILURE_CATEGORY,
-    JUDGMENT_TASKS,
-    PASSAGE_RATING,
-)
+from .task_type_registry import TASK_TYPE_REGISTRY, judgment_item
+from .task_types import DEFAULT_TASK_TYPE
 
 HUMAN = Judge.Kind.HUMAN.value
 # People who saw a machine's suggestion: people (never a machine side), but not blind, so left
@@ -61,18 +56,20 @@ class UnknownJudges(ValueError):
     pass
 
 
-def collection_labels(collection: Collection, task_type: str = PASSAGE_RATING) -> LabelSet:
+def collection_labels(collection: Collection, task_type: str = DEFAULT_TASK_TYPE) -> LabelSet:
     """Every stored label of ``task_type`` in the collection (unparsed machine output left
     out: it is no label)."""
     if task_type not in TASK_TYPE_REGISTRY:
         known = ", ".join(TASK_TYPE_REGISTRY)
         raise ValueError(f"unknown task {task_type!r}; choose from {known}")
-    if task_type in JUDGMENT_TASKS:
-        return _judgment_labels(collection, task_type)
+    item_field = judgment_item(task_type)
+    if item_field:
+        return _judgment_labels(collection, task_type, item_field)
     source = stored_source(task_type)
     if source is not None:
         return _stored_labels(task_type, source.stored(collection))
-    return _with_machine_labels(collection, _answer_labels(collection, task_type))
+    found = _with_machine_labels(collection, _answer_labels(collection, task_type))
+    return _with_aggregated_labels(collection, found)
 
 
 def _stored_labels(task_type: str, stored: StoredLabels) -> LabelSet:
@@ -96,9 +93,9 @@ def check_judges(found: LabelSet, names: list[str]) -> None:
         )
 
 
-def _judgment_labels(collection: Collection, task_type: str) -> LabelSet:
+def _judgment_labels(collection: Collection, task_type: str, item_field: str) -> LabelSet:
+    """The task's judgments of (sub-question, ``item_field``) pairs (``TaskType.judgment_item``)."""
     out = LabelSet(task_type)
-    item_field = "passage" if task_type == PASSAGE_RATING else "output"
     rows = (
         Judgment.objects.filter(topic__collection=collection, task=task_type, rating__isnull=False)
         .order_by()
@@ -135,13 +132,11 @@ def _answer_labels(collection: Collection, task_type: str) -> LabelSet:
         ).values_list("pk", "external_id")
     )
     topics = dict(collection.topics.values_list("pk", "external_id"))
+    label_of = TASK_TYPE_REGISTRY[task_type].answer_label
     for row in rows.filter(item__is_gold=False):
         answer = row["answer"] or {}
-        if task_type == ANSWER_EQUIVALENCE and "equivalent" in answer:
-            label: Label = int(bool(answer["equivalent"]))
-        elif task_type == FAILURE_CATEGORY and answer.get("category"):
-            label = str(answer["category"])
-        else:
+        label: Label | None = label_of(answer) if label_of else None
+        if label is None:
             continue
         topic = topics.get(row["topic_id"], "")
         key = f"{topic}/{outputs.get(row['output_id'], row['output_id'])}"
@@ -177,4 +172,24 @@ def _with_machine_labels(collection: Collection, found: LabelSet) -> LabelSet:
             for judge, label in by_judge.items():
                 found.kinds[judge] = source.judge_kind
                 found.labels[key][judge] = label
+    return found
+
+
+def _with_aggregated_labels(collection: Collection, found: LabelSet) -> LabelSet:
+    """Add the aggregated judges' labels of a task kept in no other table (answer
+    equivalence, failure category: ``annotation/label_aggregation.py``)."""
+    rows = AggregatedLabel.objects.filter(
+        run__collection=collection, run__task_type=found.task_type
+    ).select_related("run__judge", "topic")
+    for row in rows:
+        judge = row.run.judge.name
+        found.kinds[judge] = Judge.Kind.AGGREGATED.value
+        found.labels[row.key][judge] = row.label
+        if row.key not in found.refs:
+            found.topics[row.key] = row.topic.external_id
+            found.refs[row.key] = ItemRef(
+                row.topic_id,
+                output_id=row.output_id,
+                reference_output_id=row.reference_output_id,
+            )
     return found

@@ -6,8 +6,9 @@ showed them to people; two such judges disagreeing is worth a review on its own.
 collection's answers (semi-gold answers are references, never items) is offered to the sources
 with the reference a campaign item of the task would carry (``annotation/selection.py``'s
 ``equivalence_specs`` and ``failure_specs``): none for answer equivalence, the topic's first
-semi-gold answer for failure category. The review campaign's payload is then built from the
-reference as for any item (``annotation/review_campaigns.py``).
+semi-gold answer for failure category (each task type's ``machine_items``). The review
+campaign's payload is then built from the reference as for any item
+(``annotation/review_campaigns.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ from crux_app.models import Collection, GeneratedOutput
 from crux_app.vocabulary import SEMI_GOLD_PREFIX
 
 from .review_item_ref import ItemRef
-from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
-
-ANSWER_TASKS = (ANSWER_EQUIVALENCE, FAILURE_CATEGORY)
+from .task_type_registry import TASK_TYPE_REGISTRY
 
 
 @dataclass(frozen=True)
@@ -30,14 +29,21 @@ class MachineItems:
 
 
 def answer_items(collection: Collection, task_type: str) -> MachineItems:
-    """Every generated answer of the collection as a review item of ``task_type`` (none for
-    the tasks whose items are not answers), keyed as the campaign answers are
-    (``<topic>/<output id>``)."""
-    if task_type not in ANSWER_TASKS:
+    """Every row of the collection as a review item of ``task_type``, as the task declares
+    them (``TaskType.machine_items``; none for a task that declares none)."""
+    entry = TASK_TYPE_REGISTRY.get(task_type)
+    if entry is None or entry.machine_items is None:
         return MachineItems({}, {})
+    return entry.machine_items(collection)
+
+
+def generated_answer_items(collection: Collection, semi_gold_reference: bool) -> MachineItems:
+    """Every generated answer of the collection as a review item, keyed as the campaign
+    answers are (``<topic>/<output id>``), with the topic's first semi-gold answer as
+    reference when ``semi_gold_reference``."""
     answers = collection.outputs.filter(kind=GeneratedOutput.Kind.ANSWER)
     references: dict[int, int] = {}
-    if task_type == FAILURE_CATEGORY:
+    if semi_gold_reference:
         semi_gold = answers.filter(system__startswith=SEMI_GOLD_PREFIX).order_by(
             "topic_id", "-external_id"
         )

@@ -23,8 +23,7 @@ from crux_app.models import Collection, Judge, Judgment
 
 from .models import ReviewCampaign, ReviewDecision
 from .review_label_sources import ReviewLabelSource, stored_source
-from .task_type_registry import TASK_TYPE_REGISTRY
-from .task_types import JUDGMENT_TASKS, PASSAGE_RATING
+from .task_type_registry import TASK_TYPE_REGISTRY, judgment_item, judgment_tasks
 
 
 class MergeError(ValueError):
@@ -64,15 +63,15 @@ def merge_adjudicated(
     """Write the decisions of the named review campaigns (default: every review campaign of
     the collection and task) as the labels of one adjudicated judge, replacing its labels."""
     source = stored_source(task_type)
-    if task_type not in JUDGMENT_TASKS and not _merges(source):
+    if not judgment_item(task_type) and not _merges(source):
         raise MergeError(
             f"{task_type} decisions have no judgments table (nor a method's table of labels); "
-            "merge passage_rating, report_coverage or a task whose method stores its labels"
+            f"merge {', '.join(judgment_tasks())} or a task whose method stores its labels"
         )
     campaigns = _campaigns(collection, task_type, slugs)
-    if task_type not in JUDGMENT_TASKS:
+    if not judgment_item(task_type):
         return _merge_into_source(source, campaigns, name)
-    item_field = "passage_id" if task_type == PASSAGE_RATING else "output_id"
+    item_field = f"{judgment_item(task_type)}_id"
     decisions = (
         ReviewDecision.objects.filter(campaign__in=campaigns, item__subquestion__isnull=False)
         .exclude(**{f"item__{item_field}": None})
@@ -89,8 +88,10 @@ def merge_adjudicated(
         chosen[where] = decision
     with transaction.atomic():
         judge = _merged_judge(name)
-        old_topics = set(judge.judgments.values_list("topic_id", flat=True))
-        judge.judgments.all().delete()
+        # A judge spans collections: only this collection's labels are rebuilt.
+        old = judge.judgments.filter(topic__collection=collection)
+        old_topics = set(old.values_list("topic_id", flat=True))
+        old.delete()
         Judgment.objects.bulk_create(
             Judgment(
                 judge=judge,
@@ -109,7 +110,7 @@ def merge_adjudicated(
 
 def mergeable_tasks() -> list[str]:
     """The task types whose review decisions can be merged, sorted."""
-    return sorted(t for t in TASK_TYPE_REGISTRY if t in JUDGMENT_TASKS or _merges(stored_source(t)))
+    return sorted(t for t in TASK_TYPE_REGISTRY if judgment_item(t) or _merges(stored_source(t)))
 
 
 def _merges(source: ReviewLabelSource | None) -> bool:
@@ -151,7 +152,7 @@ def _merge_into_source(
         chosen[decision.item.key] = decision
     with transaction.atomic():
         judge = _merged_judge(name)
-        old_topics = source.clear_adjudicated(judge.pk)
+        old_topics = source.clear_adjudicated(judge.pk, {c.collection_id for c in campaigns})
         written = sum(
             source.write_adjudicated(judge.pk, d.item, d.label, d.note) for d in chosen.values()
         )

@@ -10,14 +10,14 @@ from django.core.management.base import CommandError
 from annotation.review_queue import KINDS, SAMPLINGS
 from annotation.review_selection import QueueChoice
 from annotation.task_type_registry import TASK_TYPE_REGISTRY
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types import DEFAULT_TASK_TYPE
 from crux_app.models import Collection
 
 
 def add_queue_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--collection", required=True, help="collection name")
     # Every registered task type (the built-in ones and those methods declare).
-    parser.add_argument("--task", default=PASSAGE_RATING, choices=list(TASK_TYPE_REGISTRY))
+    parser.add_argument("--task", default=DEFAULT_TASK_TYPE, choices=list(TASK_TYPE_REGISTRY))
     parser.add_argument("--judges", nargs="+", help="judge names (default: every person)")
     parser.add_argument("--kind", default="any", choices=list(KINDS), help="disagreement")
     parser.add_argument("--topic", nargs="+", help="topic ids to keep")

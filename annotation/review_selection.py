@@ -9,12 +9,12 @@ from crux_app.models import Collection
 
 from .review_labels import LabelSet, check_judges, collection_labels
 from .review_queue import ANY, QueueItem, disagreement_queue, sample_queue
-from .task_types import PASSAGE_RATING
+from .task_types import DEFAULT_TASK_TYPE
 
 
 @dataclass(frozen=True)
 class QueueChoice:
-    task_type: str = PASSAGE_RATING
+    task_type: str = DEFAULT_TASK_TYPE
     judges: tuple[str, ...] = ()  # empty: every human judge of the collection (kind any)
     kind: str = ANY
     topics: tuple[str, ...] = ()
@@ -43,11 +43,10 @@ def chosen_judges(labels: LabelSet, choice: QueueChoice) -> tuple[str, ...]:
         return choice.judges
     if choice.kind == ANY or choice.kind == "annotators":
         return tuple(labels.human_judges())
-    # Adjudicated references are answers, not candidates, and post-edited labels are not blind:
-    # both left out unless named.
-    return tuple(
-        sorted(j for j, k in labels.kinds.items() if k not in ("adjudicated", "post_edited"))
-    )
+    # Adjudicated references are answers, not candidates, post-edited labels are not blind, and
+    # aggregated labels are made of the candidates' own: all left out unless named.
+    derived = ("adjudicated", "post_edited", "aggregated")
+    return tuple(sorted(j for j, k in labels.kinds.items() if k not in derived))
 
 
 def build_queue(collection: Collection, choice: QueueChoice) -> BuiltQueue:

@@ -44,7 +44,6 @@ from crux_app.models import (
 from crux_app.vocabulary import QA_GOLD_SOURCE, SEMI_GOLD_PREFIX
 
 from .task_type_registry import TASK_TYPE_REGISTRY, ItemSpec, TaskType
-from .task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY, PASSAGE_RATING, REPORT_COVERAGE
 
 EVERY = "every"
 SAMPLE = "sample"
@@ -114,7 +113,7 @@ def select_keys(
     entry = _entry(task_type)
     if mode == CRUX:
         # The CRUX protocol pairs a judge's ratings of passages: passage rating's own mode.
-        if task_type != PASSAGE_RATING:
+        if not entry.crux_pairs:
             raise SelectionError("selection_mode", "the CRUX protocol applies to passage rating")
         if judge is None:
             raise SelectionError("crux_judge", "choose the LLM judge whose ratings pick items")
@@ -198,8 +197,9 @@ def _crux_pairs(
     return keys
 
 
-def rating_specs(keys: Sequence[tuple[int, int, int]]) -> list[ItemSpec]:
-    """The passage-rating item of each (topic, sub-question, passage) key, in key order."""
+def rating_specs(keys: Sequence[tuple[int, int, int]], kind: str) -> list[ItemSpec]:
+    """The passage-rating item (of task ``kind``) of each (topic, sub-question, passage) key,
+    in key order."""
     topics = {t.pk: t for t in Topic.objects.filter(pk__in={k[0] for k in keys})}
     subquestions = {s.pk: s for s in SubQuestion.objects.filter(pk__in={k[1] for k in keys})}
     passages = {p.pk: p for p in Passage.objects.filter(pk__in={k[2] for k in keys})}
@@ -214,7 +214,7 @@ def rating_specs(keys: Sequence[tuple[int, int, int]]) -> list[ItemSpec]:
             "passage_id": passage.external_id,
             "passage": passage.text,
         }
-        specs.append(ItemSpec(PASSAGE_RATING, payload, topic_id, sq_id, passage_id))
+        specs.append(ItemSpec(kind, payload, topic_id, sq_id, passage_id))
     return specs
 
 
@@ -267,7 +267,7 @@ def failure_outputs(collection: Collection) -> list[int]:
     return [pk for pk in candidates.values_list("pk", flat=True) if retrieved.get(pk)]
 
 
-def coverage_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
+def coverage_specs(output_ids: Sequence[int], kind: str) -> list[ItemSpec]:
     outputs = GeneratedOutput.objects.select_related("topic").in_bulk(output_ids)
     questions: dict[int, list[dict]] = defaultdict(list)
     topic_ids = {o.topic_id for o in outputs.values()}
@@ -286,11 +286,11 @@ def coverage_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
             "report": output.text,
             "questions": questions[output.topic_id],
         }
-        specs.append(ItemSpec(REPORT_COVERAGE, payload, output.topic_id, output_id=pk))
+        specs.append(ItemSpec(kind, payload, output.topic_id, output_id=pk))
     return specs
 
 
-def equivalence_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
+def equivalence_specs(output_ids: Sequence[int], kind: str) -> list[ItemSpec]:
     outputs = GeneratedOutput.objects.select_related("topic").in_bulk(output_ids)
     specs = []
     for pk in output_ids:
@@ -302,7 +302,7 @@ def equivalence_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
             "gold_answers": list(output.topic.gold_answers),
             "response": output.text,
         }
-        specs.append(ItemSpec(ANSWER_EQUIVALENCE, payload, output.topic_id, output_id=pk))
+        specs.append(ItemSpec(kind, payload, output.topic_id, output_id=pk))
     return specs
 
 
@@ -321,7 +321,7 @@ def _retrieved_passages(outputs: Any) -> dict[int, list[int]]:
     return retrieved
 
 
-def failure_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
+def failure_specs(output_ids: Sequence[int], kind: str) -> list[ItemSpec]:
     outputs = GeneratedOutput.objects.select_related("topic").in_bulk(output_ids)
     topic_ids = {o.topic_id for o in outputs.values()}
     semi_gold: dict[int, list[GeneratedOutput]] = defaultdict(list)
@@ -368,7 +368,7 @@ def failure_specs(output_ids: Sequence[int]) -> list[ItemSpec]:
         }
         specs.append(
             ItemSpec(
-                FAILURE_CATEGORY,
+                kind,
                 payload,
                 output.topic_id,
                 output_id=pk,

@@ -26,6 +26,7 @@ from django.utils import timezone
 from crux_app.data_version import bump_topics
 from crux_app.models import Judge, Judgment
 
+from . import crowd_control
 from .campaign_events import label_stored
 from .models import Assignment, CampaignItem
 from .post_editing import kept, post_edit_judge, post_edit_judge_name, suggestion_for
@@ -105,6 +106,7 @@ def submit(
             reserved_count=F("reserved_count") - (1 if was_reserved else 0),
         )
         mirror_judgments(locked)
+        crowd_control.update_confidence(locked)
         if not locked.item.is_control:
             # After the commit, so labels stored at the same time all count (webhooks).
             transaction.on_commit(partial(label_stored, locked.campaign_id))

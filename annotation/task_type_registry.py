@@ -14,7 +14,7 @@ imports none of them (they import it).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -29,6 +29,8 @@ Assignment = Any
 CampaignItem = Any
 # (payload, answer) -> (label, review item key), or None (``TaskType.review_unit``).
 ReviewUnit = Callable[[Mapping[str, Any], Mapping[str, Any]], "tuple[Any, str] | None"]
+# (payload, answer) -> {unit: (label, review item key)} (``TaskType.review_units``).
+ReviewUnits = Callable[[Mapping[str, Any], Mapping[str, Any]], "dict[Hashable, tuple[Any, str]]"]
 
 
 @dataclass
@@ -127,7 +129,17 @@ class TaskType:
     task, with their words (label -> words; none: the built-in review vocabulary);
     ``review_unit`` an answer (of an item with this payload) as (label, review item key), for
     the annotator quality page's agreement with other annotators and with reviews (None: the
-    answer holds no label).
+    answer holds no label); ``review_units`` the same for an answer of several units (one per
+    sub-question: {unit: (label, key)}), in place of ``review_unit``. ``review_labels``' keys
+    are the labels as stored (an int rating, a letter); ``review_hint`` the labels a reviewer
+    may type, as the review workspace shows them and a refused label's message names them
+    (default: the labels, joined). ``answer_label`` reads an answer's one label for the review
+    queue (tasks whose labels live in campaign answers only). ``judgment_item`` is ``passage``
+    or ``output`` for a task whose labels are ``crux_app`` judgments of (sub-question, that
+    item): the review queue reads them, merged and aggregated labels and review decisions are
+    written there. ``machine_items`` lists the collection's rows as review items for the
+    machine judges' labels no person gave (``annotation/review_machine_items.py``).
+    ``crux_pairs``: the CRUX protocol (a judge's ratings of passage pairs) may pick the items.
     """
 
     key: str
@@ -155,8 +167,37 @@ class TaskType:
     item_data: Callable[[Mapping[str, Any]], dict[str, str]] = _no_item_data
     write_platform: Callable[[Sequence[Assignment], TextIO], int] | None = None
     check_chosen_keys: Callable[[Collection, Sequence[Any]], list[Any]] | None = None
-    review_labels: Mapping[str, str] = field(default_factory=dict)
+    review_labels: Mapping[Any, str] = field(default_factory=dict)
     review_unit: ReviewUnit | None = None
+    review_units: ReviewUnits | None = None
+    review_hint: str = ""
+    answer_label: Callable[[Mapping[str, Any]], Any] | None = None
+    judgment_item: str | None = None
+    machine_items: Callable[[Collection], Any] | None = None
+    crux_pairs: bool = False
+
+    def answer_units(
+        self, payload: Mapping[str, Any], answer: Mapping[str, Any]
+    ) -> dict[Hashable, tuple[Any, str]]:
+        """An answer as (label, review item key) per unit (``review_units``, ``review_unit``)."""
+        if self.review_units is not None:
+            return self.review_units(payload, answer)
+        unit = self.review_unit(payload, answer) if self.review_unit else None
+        return {} if unit is None else {"": unit}
+
+    def label_words(self, label: Any) -> str:
+        """A label in words, as the reviewer reads it (``review_labels``; else the label)."""
+        words = {str(k): v for k, v in self.review_labels.items()}
+        return words.get(str(label), str(label))
+
+    def typed_label(self, text: str) -> Any:
+        """The declared label a reviewer typed (any case), or None."""
+        labels = {str(k).upper(): k for k in self.review_labels}
+        return labels.get(text.strip().upper())
+
+    def labels_hint(self) -> str:
+        """The labels a reviewer may type, in the words shown to reviewers."""
+        return self.review_hint or " / ".join(str(k) for k in self.review_labels)
 
 
 TASK_TYPE_REGISTRY: Registry[TaskType] = Registry("annotation task types", (TaskType,))
@@ -165,6 +206,18 @@ TASK_TYPE_REGISTRY: Registry[TaskType] = Registry("annotation task types", (Task
 def task_type(key: str) -> TaskType:
     """The registered task type ``key`` (``KeyError`` when none is)."""
     return TASK_TYPE_REGISTRY[key]
+
+
+def judgment_item(key: str) -> str | None:
+    """``passage`` or ``output`` when task ``key``'s labels are judgments (None: they are not,
+    or no such task is registered)."""
+    entry = TASK_TYPE_REGISTRY.get(key)
+    return entry.judgment_item if entry is not None else None
+
+
+def judgment_tasks() -> list[str]:
+    """The registered task types whose labels are ``crux_app`` judgments."""
+    return [key for key, entry in TASK_TYPE_REGISTRY.items() if entry.judgment_item]
 
 
 def task_type_choices() -> list[tuple[str, str]]:

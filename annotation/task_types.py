@@ -24,8 +24,10 @@ TASK_LABELS: dict[str, str] = {
 }
 TASK_TYPES: tuple[str, ...] = tuple(TASK_LABELS)
 
-# Tasks whose labels are also written as crux_app judgments of the annotator's human judge.
-JUDGMENT_TASKS = frozenset({PASSAGE_RATING, REPORT_COVERAGE})
+# The task a form, command or queue offers first when none is chosen.
+DEFAULT_TASK_TYPE = PASSAGE_RATING
+
+# Which tasks' labels are crux_app judgments is each entry's ``TaskType.judgment_item``.
 
 # The rubric levels and LLM-retEval's failure taxonomy (METHODS section 5) are the shared
 # vocabulary's; re-exported here under the names the answer parser and attention checks use.

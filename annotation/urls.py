@@ -6,7 +6,9 @@ researchers make review campaigns at ``/campaigns/reviews/...``.
 """
 
 from annotation.views import (
+    aggregation,
     annotator_quality,
+    campaign_payment,
     campaign_prolific,
     campaigns,
     prolific,
@@ -65,6 +67,17 @@ urlpatterns = [
             annotator_quality.AnnotatorQualityCsvView,
             "annotator-quality-csv",
         ),
+        ("campaigns/<int:pk>/payment/", campaign_payment.CampaignPaymentView, "campaign-payment"),
+        (
+            "campaigns/<int:pk>/payment/<str:name>.csv",
+            campaign_payment.CampaignPaymentFileView,
+            "campaign-payment-file",
+        ),
+        (
+            "collections/<int:pk>/aggregate/",
+            aggregation.LabelAggregationView,
+            "label-aggregation",
+        ),
         ("review/", review_workspace.ReviewHomeView, "review-home"),
         ("review/<slug:slug>/", review_workspace.ReviewWorkspaceView, "review-workspace"),
         (
@@ -77,6 +90,11 @@ urlpatterns = [
             "campaigns/reviews/new/",
             review_campaigns.ReviewCampaignCreateView,
             "review-campaign-create",
+        ),
+        (
+            "campaigns/reviews/new/count/",
+            review_campaigns.ReviewQueueCountView,
+            "review-campaign-count",
         ),
         (
             "campaigns/reviews/<int:pk>/",

@@ -8,13 +8,16 @@ from rest_framework.request import Request
 
 from api.models import ApiToken
 from api.tokens import find_active_token
+from crux_app.audit.context import bind_user
+from crux_app.roles import API_TOKEN_HOLDERS, may_hold_api_token
 
 SCHEME = "bearer"
 MAX_TOKEN_CHARS = 200  # far above a real token; longer headers are refused unread
 
 
 class BearerTokenAuthentication(BaseAuthentication):
-    """A request with a Bearer token is that token's user's (401 for a wrong or revoked one);
+    """A request with a Bearer token is that token's user's (401 for a wrong, revoked or expired
+    one, or one whose account may no longer hold tokens);
     a request without one is left to the next authentication class."""
 
     def authenticate(self, request: Request) -> tuple[object, ApiToken] | None:
@@ -27,7 +30,11 @@ class BearerTokenAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed("Malformed Authorization header: Bearer <token>.")
         row = find_active_token(token)
         if row is None or not row.user.is_active:
-            raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+            raise exceptions.AuthenticationFailed("Invalid, revoked or expired API token.")
+        # Checked on every request: an account that lost its role loses its tokens with it.
+        if not may_hold_api_token(row.user):
+            raise exceptions.AuthenticationFailed(f"API tokens are for {API_TOKEN_HOLDERS} only.")
+        bind_user(row.user, token=row.pk)  # the audit trail names the token's user
         return row.user, row
 
     def authenticate_header(self, request: Request) -> str:

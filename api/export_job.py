@@ -29,6 +29,7 @@ from api.streaming import csv_chunks, json_chunks
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.service import start_job
 from crux_app.models import Job
+from crux_app.private_files import open_private_file, private_folder
 
 KIND = "export"
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
@@ -106,9 +107,8 @@ def run_export_job(job: Job) -> Job:
 
 def write_export(job: Job, rows: ExportRows, fmt: str) -> ExportFile:
     """The rows into ``API_EXPORT_DIR/<job>-<random>.<fmt>`` (a temporary file renamed into
-    place), recorded as the job's ``ExportFile``."""
-    folder = export_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    place; the folder 0700 and the file 0600, as uploads), recorded as the job's ``ExportFile``."""
+    folder = private_folder(export_dir(), parents=True, exist_ok=True)
     name = f"{job.pk}-{secrets.token_hex(8)}.{fmt}"
     partial = folder / f".{name}.part"
     size, counted = 0, [0]
@@ -119,7 +119,7 @@ def write_export(job: Job, rows: ExportRows, fmt: str) -> ExportFile:
             yield row
 
     try:
-        with partial.open("wb") as out:
+        with os.fdopen(open_private_file(partial), "wb") as out:
             for chunk in _chunks(ExportRows(rows.columns, counting(), rows.name), fmt):
                 out.write(chunk)
                 size += len(chunk)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class ApiTokenQuerySet(models.QuerySet):
     def active(self) -> ApiTokenQuerySet:
-        return self.filter(revoked_at__isnull=True)
+        """Not revoked and not expired."""
+        unexpired = Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+        return self.filter(unexpired, revoked_at__isnull=True)
 
 
 class ApiToken(models.Model):
@@ -22,6 +26,8 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Empty: the token lives until it is revoked.
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -32,8 +38,12 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…) of {self.user}"
 
     @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
     def is_active(self) -> bool:
-        return self.revoked_at is None
+        return self.revoked_at is None and not self.is_expired
 
 
 class ExportFile(models.Model):

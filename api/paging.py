@@ -7,9 +7,11 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
 from api.errors import field_error
+from crux_app.client_input import InputRefused, whole_number
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 10_000
+MAX_PAGE_NUMBER = 999_999_999
 
 
 class ApiPagination(PageNumberPagination):
@@ -27,6 +29,7 @@ class ApiPagination(PageNumberPagination):
         value = request.query_params.get(self.page_query_param) or "1"
         if value == "last":
             return value
-        if not (value.isascii() and value.isdigit() and len(value) <= 9):
-            raise field_error("page", f"page must be a positive integer, got {value[:40]!r}")
-        return value
+        try:
+            return str(whole_number("page", value, 1, MAX_PAGE_NUMBER))
+        except InputRefused as error:
+            raise field_error("page", error.message) from None

@@ -1,6 +1,6 @@
 """What methods add to the API, declared in their app's declaration (crux_app.method_config;
-this package names no method): the form that validates each job kind's parameters, and method
-endpoints."""
+this package names no method): each startable job kind (its declared parameters), method
+endpoints, and which endpoint serves each method's stored results as rows."""
 
 from __future__ import annotations
 
@@ -16,12 +16,20 @@ from crux_app.registry import Registry
 
 @dataclass(frozen=True)
 class JobForm:
-    """The page form whose fields are a job kind's parameters (a ``CollectionJobForm``);
-    ``fixed`` is form data the kind implies (e.g. the embedding judge's ``method``)."""
+    """A startable job kind: its page form (a ``CollectionJobForm`` made from the job's
+    declared parameters, ``form_class.parameters``, which the API parses JSON with: never the
+    form); ``fixed`` are parameter values the kind implies (e.g. the embedding judge's
+    ``method``); ``takes_topic``: a start may narrow the job to one topic."""
 
     kind: str
     form_class: type[forms.Form]
     fixed: Mapping[str, Any] = field(default_factory=dict)
+    takes_topic: bool = False
+
+    @property
+    def parameters(self) -> Any:
+        """The job's declaration (a ``crux_app.parameters.JobParameters`` subclass)."""
+        return self.form_class.parameters
 
 
 @dataclass(frozen=True)
@@ -33,8 +41,23 @@ class Endpoint:
     view: type
 
 
+@dataclass(frozen=True)
+class ResultTable:
+    """A method's stored results as rows (``Client.results``): ``endpoint`` the URL name that
+    serves them (``api-<name>``, its route taking the collection as ``name``), ``filters`` its
+    query parameters, ``rows`` the JSON key holding the rows ("results": pages of them)."""
+
+    method: str
+    endpoint: str
+    filters: tuple[str, ...] = ()
+    rows: str = "results"
+
+
 JOB_FORMS: Registry[JobForm] = Registry("API job form", (JobForm,), key=attrgetter("kind"))
 ENDPOINTS: Registry[Endpoint] = Registry("API endpoint", (Endpoint,), key=attrgetter("name"))
+RESULT_TABLES: Registry[ResultTable] = Registry(
+    "API result table", (ResultTable,), key=attrgetter("method")
+)
 
 
 def register_endpoint(name: str, route: str, view: type) -> None:

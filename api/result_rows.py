@@ -1,6 +1,7 @@
 """A method's stored per-query rows as data: the query parameters every such endpoint shares
-(``run``, ``k``, ``topic``, by name and bounded), their lookup in the collection (a 400 naming
-the parameter), and the answer: a JSON page of rows, or every row as CSV (``?format=csv``)."""
+(``run``, ``k``, ``topic``: the declared read-side parameters, by name and bounded), their
+lookup in the collection (a 400 naming the parameter), and the answer: a JSON page of rows,
+or every row as CSV (``?format=csv``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,18 +19,33 @@ from api.errors import FormRefused, field_error
 from api.paging import ApiPagination
 from api.tabular import number, wants_csv
 from crux_app.models import Collection, Run, Topic
+from crux_app.read_parameters import DECLARED, filter_form, filter_schema
 
-MAX_NAME = 200  # Run.name's and Topic.external_id's max_length
-MAX_K = 10_000
+FILTERS = ("run", "k", "topic")  # what every method's rows are filtered by
 
 
-class ResultRowsForm(forms.Form):
-    """The filters of a method's stored rows; blank: every value. (Django's CharField refuses
-    a NUL, which PostgreSQL cannot compare.)"""
+class ResultRowsForm(filter_form(*FILTERS)):
+    """The filters of a method's stored rows, the declared read-side ``run``, ``k`` and
+    ``topic`` (crux_app.read_parameters); blank: every value. (Django's CharField refuses a
+    NUL, which PostgreSQL cannot compare.)"""
 
-    run = forms.CharField(max_length=MAX_NAME, required=False)
-    k = forms.IntegerField(min_value=1, max_value=MAX_K, required=False)
-    topic = forms.CharField(max_length=MAX_NAME, required=False)
+
+def filter_parameters(
+    *names: str, schemas: Mapping[str, dict[str, Any]] | None = None, **descriptions: str
+) -> list[OpenApiParameter]:
+    """The OpenAPI query parameters of declared read-side parameters, typed and bounded as
+    declared (``schemas``: a page's offer of one, e.g. whole taus or k with ``oracle``, made
+    from the declaration too; ``descriptions``: an endpoint's own words, e.g. its blank
+    judge)."""
+    schemas = schemas or {}
+    return [
+        OpenApiParameter(
+            name,
+            schemas.get(name) or filter_schema(DECLARED[name]),
+            description=descriptions.get(name, DECLARED[name].help),
+        )
+        for name in names
+    ]
 
 
 def query_form(request: Request, form_class: type[forms.Form], **kwargs: Any) -> dict[str, Any]:

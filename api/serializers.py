@@ -12,6 +12,8 @@ from crux_app.collection_names import MAX_LENGTH, collection_name_problem
 from crux_app.models import Collection, Job
 
 EXPORT_KIND = "export"  # api.export_job.KIND (that module imports the job runner)
+# Jobs whose file is downloaded as an export: api.collection_archive_job.KIND too.
+DOWNLOAD_KINDS = (EXPORT_KIND, "collection_archive")
 
 
 class CollectionSerializer(serializers.ModelSerializer):
@@ -60,7 +62,7 @@ class JobSerializer(serializers.ModelSerializer):
     def get_download(self, job: Job) -> dict[str, Any] | None:
         """An export job's file once written and until it expires: its URL (below
         ``/api/v1/``, absolute when the request is known), name, rows, size, expiry."""
-        export = getattr(job, "export", None) if job.kind == EXPORT_KIND else None
+        export = getattr(job, "export", None) if job.kind in DOWNLOAD_KINDS else None
         if export is None or export.expires_at <= timezone.now():
             return None
         url = reverse("api-export-download", args=[job.pk])

@@ -10,7 +10,16 @@ from drf_spectacular.views import (
 
 from api.registry import ENDPOINTS
 from api.token_views import ApiTokensView
-from api.views import collections, exports, imports, jobs, results
+from api.views import (
+    audit,
+    collection_archive,
+    collections,
+    exports,
+    imports,
+    jobs,
+    result_tables,
+    results,
+)
 from crux_app.url_tables import action_paths, view_paths
 
 
@@ -34,6 +43,12 @@ v1 = [
         ("collections/", collections.CollectionListView, "api-collections"),
         ("collections/<str:name>/", collections.CollectionDetailView, "api-collection"),
         ("collections/<str:name>/imports/", imports.CollectionImportView, "api-collection-imports"),
+        ("collections/<str:name>/audit/", audit.CollectionAuditView, "api-collection-audit"),
+        (
+            "collections/<str:name>/archive/",
+            collection_archive.CollectionArchiveView,
+            "api-collection-archive",
+        ),
         ("collections/<str:name>/jobs/", jobs.CollectionJobStartView, "api-collection-jobs"),
         ("collections/<str:name>/judges/", results.JudgeListView, "api-judges"),
         ("collections/<str:name>/judgments/", results.JudgmentListView, "api-judgments"),
@@ -41,6 +56,7 @@ v1 = [
         ("exports/", exports.ExportStartView, "api-exports"),
         ("exports/<int:pk>/download/", exports.ExportDownloadView, "api-export-download"),
         ("jobs/", jobs.JobListView, "api-jobs"),
+        ("results/", result_tables.ResultTablesView, "api-result-tables"),
         ("jobs/<int:pk>/", jobs.JobDetailView, "api-job"),
     ),
     *action_paths(
@@ -52,4 +68,9 @@ v1 = [
 urlpatterns = [
     path("api/v1/", include(v1)),
     path("account/api-tokens/", ApiTokensView.as_view(), name="api-tokens"),
+    path(
+        "collections/<int:pk>/archive/",
+        collection_archive.CollectionArchivePageView.as_view(),
+        name="collection-archive",
+    ),
 ]

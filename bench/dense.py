@@ -36,7 +36,7 @@ from evaluation.backends.model_loading import (  # noqa: E402
     build_nli,
 )
 from evaluation.dense.engine import DenseEngine, DenseQuestion, DenseSettings  # noqa: E402
-from evaluation.dense.method.pipeline import (  # noqa: E402
+from evaluation.dense.pipeline import (  # noqa: E402
     PipelineQuestion,
     PipelineSettings,
     run_pipeline,

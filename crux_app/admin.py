@@ -140,3 +140,21 @@ class EnsembleBuildAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(models.AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """Read only: the trail is append-only (the database refuses changes too)."""
+
+    list_display = ("at", "kind", "username", "origin", "collection_id", "table", "row_id")
+    list_filter = ("origin",)
+    search_fields = ("kind", "username")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -40,10 +40,12 @@ class CruxAppConfig(PluginConfig):
         )
 
     def ready(self) -> None:
+        from crux_app.audit.signals import connect_signals as connect_audit_signals
         from crux_app.data_version import connect_signals
         from crux_app.jobs.worker_beat import connect_signals as connect_worker_signals
 
         super().ready()
         connect_signals()
+        connect_audit_signals()  # the audit trail's triggers and acting context
         # Workers report which queues they serve and sweep the jobs (only workers send these).
         connect_worker_signals()

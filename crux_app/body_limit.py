@@ -6,9 +6,11 @@ import's replacement upload, the API's import) stream their files to disk up to
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from crux_app.roles import is_researcher
+
+API_PREFIX = "/api/"
 
 
 class RequestBodyLimitMiddleware:
@@ -40,18 +42,24 @@ class RequestBodyLimitMiddleware:
             uploads = settings.UPLOAD_MAX_BYTES
             if length <= uploads + limit:
                 return None
-            return HttpResponse(
+            return _too_large(
+                request,
                 f"Upload too large: {length:,} bytes sent; at most {uploads:,} bytes of files "
                 "may be uploaded at once (UPLOAD_MAX_BYTES). Import a larger release with the "
                 "import commands.",
-                status=413,
-                content_type="text/plain; charset=utf-8",
             )
-        return HttpResponse(
-            f"Request body too large: at most {limit} bytes.",
-            status=413,
-            content_type="text/plain; charset=utf-8",
+        return _too_large(
+            request,
+            f"Request body too large: {length:,} bytes sent; at most {limit:,} bytes "
+            "(DATA_UPLOAD_MAX_MEMORY_SIZE).",
         )
+
+
+def _too_large(request: HttpRequest, text: str) -> HttpResponse:
+    """A 413: JSON on the API's routes (as its other errors), plain text elsewhere."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": text}, status=413)
+    return HttpResponse(text, status=413, content_type="text/plain; charset=utf-8")
 
 
 def _uploader_is_researcher(request: HttpRequest, view_class: type) -> bool:

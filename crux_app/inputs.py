@@ -8,19 +8,23 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from crux_app.derived_cache import cached
+from crux_app.derived_cache import cached, derived
 from crux_app.judge_choice import default_judge
 from crux_app.judge_kinds import kind_label
 from crux_app.models import Collection, Judgment, PassageQrel, Run
+from crux_app.read_parameters import TAU
+from crux_app.vocabulary import nearly_constant
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
+PASSAGE_JUDGES = "passage-judges"  # the derived cache's part
 
 
 def check_tau(tau: float) -> float:
-    """A rating threshold must be in (0, 5]: at 0 every unrelated passage would 'answer'."""
-    if not 0 < tau <= 5:
-        raise ValueError(f"tau must lie in (0, 5], got {tau}")
-    return float(tau)
+    """A rating threshold within the declared tau's bounds (at 0 every unrelated passage would
+    'answer'); ValueError naming tau otherwise."""
+    if isinstance(tau, bool) or not isinstance(tau, int | float):
+        raise ValueError(f"tau must be {TAU.words()}, got {tau!r}")
+    return TAU.check(float(tau), prefix="parameter")
 
 
 class EvaluationInputError(ValueError):
@@ -41,17 +45,28 @@ class JudgeInfo:
     n_topics: int = 1  # topics it rated passages of
     prompt_version: str = ""
     kind_text: str = ""  # the kind as pages list it (crux_app.judge_kinds)
+    rating_counts: tuple[tuple[float, int], ...] = ()  # (rating, passage ratings), by rating
+    n_unparsable: int = 0  # passage-rating outputs without a rating
 
     @property
     def kind_name(self) -> str:
         """The kind as pages list it ("embedding baseline", "LLM", "human", ...)."""
         return self.kind_text or kind_label(self.kind, self.prompt_version)
 
+    @property
+    def degenerate(self) -> bool:
+        """Whether its ratings barely tell the items apart (``vocabulary.nearly_constant``)."""
+        return nearly_constant(dict(self.rating_counts))
 
-def collection_judges(collection: Collection) -> list[JudgeInfo]:
+
+def collection_judges(collection: Collection, *, as_read: bool = False) -> list[JudgeInfo]:
     """Judges that rated passages of the collection, most judgments first (counting them
-    scans every judgment of the collection: cached until its data changes)."""
-    return cached(collection.pk, "passage-judges", lambda: _count_judges(collection))
+    scans every judgment of the collection: cached until its data changes). ``as_read``: under
+    the data version of ``collection`` as it was read (no query: a page that just read it)."""
+    if as_read:
+        version = collection.data_version.hex
+        return derived(collection.pk, version, PASSAGE_JUDGES, lambda: _count_judges(collection))
+    return cached(collection.pk, PASSAGE_JUDGES, lambda: _count_judges(collection))
 
 
 def _count_judges(collection: Collection) -> list[JudgeInfo]:
@@ -61,8 +76,31 @@ def _count_judges(collection: Collection) -> list[JudgeInfo]:
         .values_list("judge_id", "judge__name", "judge__kind", "judge__prompt_version")
         .annotate(n=Count("pk"), topics=Count("topic_id", distinct=True))
     )
+    histograms: dict[int, dict[float, int]] = {}
+    unparsable: dict[int, int] = {}
+    ratings = (
+        Judgment.objects.filter(topic__collection=collection, task=PASSAGE_RATING)
+        .order_by()
+        .values_list("judge_id", "rating")
+        .annotate(n=Count("pk"))
+    )
+    for pk, rating, n in ratings:
+        if rating is None:
+            unparsable[pk] = n
+        else:
+            histograms.setdefault(pk, {})[float(rating)] = n
     judges = [
-        JudgeInfo(pk, name, kind, n, topics, version, kind_label(kind, version))
+        JudgeInfo(
+            pk,
+            name,
+            kind,
+            n,
+            topics,
+            version,
+            kind_label(kind, version),
+            tuple(sorted(histograms.get(pk, {}).items())),
+            unparsable.get(pk, 0),
+        )
         for pk, name, kind, version, n, topics in rows
     ]
     return sorted(judges, key=lambda j: (-j.n_judgments, j.name))

@@ -2,11 +2,14 @@
 collection.
 
 One rule for every page that reads one judge's ratings (leaderboard, coverage matrix, the topic
-page's CRUX card, the commands that print the same numbers): the user's last explicit choice on
-the collection when that judge is among the candidates; else a person who labelled the
-collection (the one with most labels first); else the most complete machine judge (most
-labels); else None. A machine judge is not the default while people's labels are there: their
-numbers are the reference the machines are read against.
+page's CRUX card, the judge report's pair, the commands that print the same numbers): the
+user's last explicit choice on the collection when that judge is among the candidates; else a
+person who labelled the collection (the one with most labels first); else the most informative
+machine judge; else None. A machine judge is not the default while people's labels are there:
+their numbers are the reference the machines are read against. A judge whose ratings barely
+tell the items apart (``crux_app.vocabulary.nearly_constant``: the warnings' own test) is never
+the default while another judge is there, person or machine: its numbers look decisive and say
+nothing. "Most informative" is: not nearly constant, then the most ratings, then by name.
 
 A person "labelled the collection" when they rated passages on every topic any judge rated
 and gave at least ``HUMAN_SHARE`` as many ratings as the most complete judge: a researcher who
@@ -30,11 +33,18 @@ SESSION_KEY = "judge_by_collection"
 # The kinds that stand for people (the Judge model calls every person "human": experts,
 # annotators and researchers who label alike).
 HUMAN_KINDS = frozenset({Judge.Kind.HUMAN.value})
+# People's labels resolved into one reference (a reviewer's adjudication, a crowd model's
+# aggregate): no machine judge, so never the machine side of a default pair.
+REFERENCE_KINDS = frozenset({Judge.Kind.ADJUDICATED.value, Judge.Kind.AGGREGATED.value})
+MACHINE_KINDS = (
+    frozenset(Judge.Kind.values) - HUMAN_KINDS - REFERENCE_KINDS - {Judge.Kind.POST_EDITED.value}
+)
 HUMAN_SHARE = 0.5  # of the most complete judge's ratings a person's labels must reach
 
 
 class RatedJudge(Protocol):
-    """A candidate judge: who it is and how much of the collection (or topic) it rated."""
+    """A candidate judge: who it is, how much of the collection (or topic) it rated, and
+    whether its ratings are nearly constant."""
 
     @property
     def id(self) -> int: ...
@@ -51,37 +61,71 @@ class RatedJudge(Protocol):
     @property
     def n_topics(self) -> int: ...
 
+    @property
+    def degenerate(self) -> bool: ...
+
 
 J = TypeVar("J", bound=RatedJudge)
+
+PERSON, MACHINE, OTHER = range(3)  # the tiers of the rule, first preferred
 
 
 def is_human(judge: RatedJudge) -> bool:
     return judge.kind in HUMAN_KINDS
 
 
+def is_machine(judge: RatedJudge) -> bool:
+    """A machine judge (an LLM, an embedder, an ensemble...): a judge of neither a person's kind,
+    a people-made reference (adjudicated, aggregated) nor a person who saw a machine's
+    suggestion (a qrels source is no judge at all)."""
+    return judge.kind in MACHINE_KINDS
+
+
+def ranked_judges(judges: Sequence[J]) -> list[J]:
+    """``judges`` in the order of the module's rule, the default first: not nearly constant
+    before nearly constant; then people who labelled the collection, machine judges, the rest
+    (people with a few labels, post-edited labels: neither the people's reference nor a machine
+    judge, so shown by default only when nothing else is there); then most ratings, by name."""
+    if not judges:
+        return []
+    most_topics = max(j.n_topics for j in judges)
+    enough = HUMAN_SHARE * max(j.n_judgments for j in judges)
+
+    def tier(j: J) -> int:
+        if is_human(j) and j.n_topics >= most_topics and j.n_judgments >= enough:
+            return PERSON
+        return MACHINE if is_machine(j) else OTHER
+
+    return sorted(judges, key=lambda j: (bool(j.degenerate), tier(j), -j.n_judgments, j.name))
+
+
 def default_judge(judges: Sequence[J], remembered: int | None = None) -> J | None:
     """The judge a page shows when the request names none (see the module's rule)."""
-    if not judges:
-        return None
     if remembered is not None:
         found = next((j for j in judges if j.id == remembered), None)
         if found is not None:
             return found
-    most_topics = max(j.n_topics for j in judges)
-    enough = HUMAN_SHARE * max(j.n_judgments for j in judges)
-    people = [
-        j for j in judges if is_human(j) and j.n_topics >= most_topics and j.n_judgments >= enough
-    ]
-    # Post-edited labels saw a machine's suggestion: neither the people's reference nor a
-    # machine judge, so they are shown by default only when nothing else is there.
-    machines = [j for j in judges if not is_human(j) and j.kind != Judge.Kind.POST_EDITED]
-    pool = people or machines or list(judges)
-    return min(pool, key=lambda j: (-j.n_judgments, j.name))
+    ranked = ranked_judges(judges)
+    return ranked[0] if ranked else None
+
+
+def default_pair(judges: Sequence[J]) -> tuple[J, J] | None:
+    """Two judges to compare by default (the judge report): the first machine judge of the
+    rule's order against the first person, else the rule's first two; None under two."""
+    ranked = ranked_judges(judges)
+    machine = next((j for j in ranked if is_machine(j)), None)
+    person = next((j for j in ranked if is_human(j)), None)
+    if machine is not None and person is not None:
+        return machine, person
+    return (ranked[0], ranked[1]) if len(ranked) >= 2 else None
 
 
 def default_rule() -> str:
     """The rule, as the selectors' "default" option says it."""
-    return "default: a person who labelled the collection, else the most complete machine judge"
+    return (
+        "default: a person who labelled the collection, else the most informative machine "
+        "judge; never a nearly constant one while another is there"
+    )
 
 
 def remembered_judge(session: MutableMapping[str, Any], collection_id: int) -> int | None:

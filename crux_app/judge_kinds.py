@@ -23,6 +23,8 @@ KIND_LABELS = {
     Judge.Kind.ADJUDICATED.value: "adjudicated",
     # A person who saw a machine judge's suggestion before labelling (a post-editing campaign).
     Judge.Kind.POST_EDITED.value: "human (post-edited)",
+    # People's labels combined by a crowd model (Dawid-Skene and kin).
+    Judge.Kind.AGGREGATED.value: "aggregated",
 }
 
 
@@ -57,6 +59,14 @@ def shown_prompt(kind: str, prompt_version: str = "") -> str:
     return prompt_version or ""
 
 
+def has_prompt(kind: str, prompt_version: str = "") -> bool:
+    """Whether a judge of this kind has a prompt at all (an LLM; an embedder has none)."""
+    declared = _declared(kind, prompt_version)
+    if declared is not None:
+        return declared.has_prompt
+    return kind == Judge.Kind.LLM.value
+
+
 def _field(judge: Any, name: str) -> str:
     value = judge.get(name) if isinstance(judge, Mapping) else getattr(judge, name, "")
     return str(value or "")
@@ -70,3 +80,8 @@ def judge_kind_label(judge: Any) -> str:
 def judge_prompt(judge: Any) -> str:
     """``shown_prompt`` of a Judge, a JudgeInfo or a mapping."""
     return shown_prompt(_field(judge, "kind"), _field(judge, "prompt_version"))
+
+
+def judge_has_prompt(judge: Any) -> bool:
+    """``has_prompt`` of a Judge, a JudgeInfo or a mapping."""
+    return has_prompt(_field(judge, "kind"), _field(judge, "prompt_version"))

@@ -63,6 +63,7 @@ from crux_app.registry import Registry
 if TYPE_CHECKING:
     from crux_app.jobs.catalog import JobKind
     from crux_app.judge_kinds import JudgeKindLabel
+    from crux_app.judge_labels import JudgeLabelSource
     from crux_app.page_links import PageLink
     from crux_app.topic_summaries import TopicSummary
 
@@ -80,6 +81,7 @@ class Declaration:
     page_links: tuple[PageLink, ...] = ()  # crux_app.page_links
     topic_summary: TopicSummary | None = None  # crux_app.topic_summaries
     judge_kinds: tuple[JudgeKindLabel, ...] = ()  # crux_app.judge_kinds
+    judge_labels: tuple[JudgeLabelSource, ...] = ()  # crux_app.judge_labels
     # evaluation.leaderboard.columns: ColumnGroup or RunColumn entries.
     leaderboard_columns: tuple[object, ...] = ()
     # evaluation.agreement.sources: ComparisonSource and ItemTextSource entries.
@@ -99,6 +101,7 @@ class Declaration:
         if self.topic_summary is not None:
             yield self.topic_summary
         yield from self.judge_kinds
+        yield from self.judge_labels
         yield from self.leaderboard_columns
         yield from self.agreement_sources
         yield from self.api_endpoints
@@ -123,7 +126,7 @@ class PluginConfig(AppConfig):
 
     def ready(self) -> None:
         for entry in self.declare().entries():
-            Registry.of(entry).register(entry)
+            Registry.of(entry).register(entry, owner=f"app {self.label!r}")
 
 
 class MethodConfig(PluginConfig):

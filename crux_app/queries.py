@@ -16,6 +16,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import QueryDict
 
 from crux_app.derived_cache import derived
+from crux_app.judge_labels import declared_labels
 from crux_app.list_paging import ListPage, ListPageForm, list_form, list_page
 from crux_app.models import (
     Collection,
@@ -104,7 +105,10 @@ def counted(collection: Collection) -> Collection:
 
     def count() -> dict[str, int]:
         rows = Collection.objects.filter(pk=collection.pk).with_counts()
-        return rows.values(*COLLECTION_COUNTS).get()
+        counts = rows.values(*COLLECTION_COUNTS).get()
+        # Judges whose labels a method stores outside Judgment (nugget judges) count too.
+        counts["n_judges"] = len(collection_judge_rows(collection))
+        return counts
 
     for name, value in _derived(collection, "counts", count).items():
         setattr(collection, name, value)
@@ -142,9 +146,20 @@ def _with_counts(topic_ids: list[int]) -> list[Topic]:
 def collection_judge_rows(collection: Collection) -> list[Judge]:
     """The collection's judges by name with n_judgments there (counting reads every judgment
     of the collection: cached under its data version as read)."""
-    return _derived(
-        collection, "judge-rows", lambda: list(Judge.objects.for_collection(collection.pk))
-    )
+    return _derived(collection, "judge-rows", lambda: _judge_rows(collection))
+
+
+def _judge_rows(collection: Collection) -> list[Judge]:
+    """Judges with judgments (``n_judgments``) or declared labels (``other_labels``: what, how
+    many; ``crux_app.judge_labels``) in the collection, by name."""
+    judges = {j.pk: j for j in Judge.objects.for_collection(collection.pk)}
+    other = declared_labels(collection)
+    for judge in Judge.objects.filter(pk__in=set(other) - set(judges)):
+        judge.n_judgments = 0
+        judges[judge.pk] = judge
+    for judge in judges.values():
+        judge.other_labels = other.get(judge.pk, [])
+    return sorted(judges.values(), key=lambda j: j.name)
 
 
 def _search_judges(judges: list[Judge], text: str) -> list[Judge]:

@@ -1,7 +1,8 @@
 """One registry type for everything methods plug into the shared pages.
 
 Job kinds, page links, topic summaries, judge kinds, leaderboard columns, agreement sources and
-API endpoints are each held by a ``Registry``: entries are added or replaced by key, and read
+API endpoints are each held by a ``Registry``: entries are added by key (an app's declaration
+never replaces another's: a key declared twice fails at start, naming both apps), and read
 in the order their declared dependencies give (``graphlib``'s topological order, declaration
 order breaking ties), never by magic numbers.
 
@@ -23,6 +24,10 @@ from typing import Any, ClassVar, Generic, TypeVar
 T = TypeVar("T")
 
 
+class DuplicateEntry(ValueError):
+    """Two apps declare an entry of the same key (a job kind, a column, a task type)."""
+
+
 def _no_needs(entry: Any) -> tuple[str, ...]:
     return ()
 
@@ -32,7 +37,9 @@ class Registry(Mapping[str, T], Generic[T]):
 
     ``key`` reads an entry's key; ``needs`` the keys of the entries that come before it and
     ``precedes`` those that come after it (keys not registered are ignored: a method may be left
-    out of ``INSTALLED_APPS``); ``prepare``
+    out of ``INSTALLED_APPS``); ``rank`` orders the entries that are ready together before
+    declaration order does (a declared word about the entry itself, e.g. a slow demo job);
+    ``prepare``
     checks or converts an entry as it is registered (it raises ``ValueError`` to refuse one).
     ``entry_types``: the types ``Registry.of`` maps to this registry (the first is what it
     holds; the others are converted by ``prepare``).
@@ -48,13 +55,16 @@ class Registry(Mapping[str, T], Generic[T]):
         needs: Callable[[T], Iterable[str]] = _no_needs,
         precedes: Callable[[T], Iterable[str]] = _no_needs,
         prepare: Callable[[Any], T] | None = None,
+        rank: Callable[[T], Any] | None = None,
     ) -> None:
         self.what = what
+        self._rank = rank
         self._key = key
         self._needs = needs
         self._precedes = precedes
         self._prepare = prepare
         self._entries: dict[str, T] = {}
+        self._owners: dict[str, str] = {}
         # Counts changes: a cached table names the registry state it was computed with.
         self.generation = 0
         for entry_type in entry_types:
@@ -68,16 +78,30 @@ class Registry(Mapping[str, T], Generic[T]):
                 return cls._BY_TYPE[entry_type]
         raise LookupError(f"no registry holds {type(entry).__name__} entries")
 
-    def register(self, entry: Any) -> T:
+    def register(self, entry: Any, owner: str | None = None) -> T:
         """Add an entry, or replace the one with its key (which keeps its place in the
-        declaration order)."""
+        declaration order). ``owner``: the app declaring it; an app's declaration never
+        replaces an entry: a key declared twice fails at start, naming both apps."""
         prepared: T = self._prepare(entry) if self._prepare is not None else entry
-        self._entries[self._key(prepared)] = prepared
+        key = self._key(prepared)
+        if owner is not None and key in self._entries:
+            first = self._owners.get(key) or "code outside any declaration"
+            raise DuplicateEntry(
+                f"{self.what} {key!r} is declared twice: by {first} and by {owner}"
+            )
+        self._entries[key] = prepared
+        if owner is not None:
+            self._owners[key] = owner
         self.generation += 1
         return prepared
 
+    def owner(self, key: str) -> str | None:
+        """The app that declared the entry (None: registered by code)."""
+        return self._owners.get(key)
+
     def unregister(self, key: str) -> None:
         self._entries.pop(key, None)
+        self._owners.pop(key, None)
         self.generation += 1
 
     def __getitem__(self, key: str) -> T:
@@ -90,8 +114,8 @@ class Registry(Mapping[str, T], Generic[T]):
         return len(self._entries)
 
     def ordered(self) -> list[T]:
-        """Every entry after the entries it needs and before those it precedes; otherwise in
-        declaration order (raises
+        """Every entry after the entries it needs and before those it precedes; otherwise by
+        ``rank``, then in declaration order (raises
         ``graphlib.CycleError`` when the needs run in a circle)."""
         position = {key: index for index, key in enumerate(self._entries)}
         sorter: TopologicalSorter[str] = TopologicalSorter()
@@ -101,12 +125,13 @@ class Registry(Mapping[str, T], Generic[T]):
                 if later in position:
                     sorter.add(later, key)
         sorter.prepare()
-        ready: list[tuple[int, str]] = []
+        ready: list[tuple[Any, int, str]] = []
         keys: list[str] = []
         while sorter.is_active():
             for key in sorter.get_ready():
-                heapq.heappush(ready, (position[key], key))
-            _, key = heapq.heappop(ready)
+                rank = self._rank(self._entries[key]) if self._rank is not None else 0
+                heapq.heappush(ready, (rank, position[key], key))
+            *_, key = heapq.heappop(ready)
             keys.append(key)
             sorter.done(key)
         return [self._entries[key] for key in keys]

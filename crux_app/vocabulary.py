@@ -8,7 +8,9 @@ passages and the methods that read them all use these names.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -134,3 +136,59 @@ def key_range(keys: tuple[str, ...] | range) -> str:
     """How the workspace names a run of answer keys: ``0-5``, ``a-f``."""
     first, last = str(keys[0]).lower(), str(keys[-1]).lower()
     return f"{first}-{last}"
+
+
+# ---- A judge that barely tells the items apart -------------------------------------------------
+# One definition for the default-judge rule (crux_app.judge_choice: never a nearly constant judge
+# while another is there) and for the warnings beside the numbers (evaluation.shared.degenerate).
+
+CONSTANT_SHARE = 0.9  # one value on more than this share of the items
+ENTROPY_FLOOR = 0.2  # normalised entropy of the rating histogram under this
+MIN_ITEMS = 10  # fewer parsed ratings say too little to call a judge constant
+RATING_LEVELS = 6  # CRUX's 0-5 rubric
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How a judge's parsed ratings spread over the values."""
+
+    n: int
+    counts: dict[float, int]  # value -> items, by value
+    top: float | None  # the most frequent value (the lowest on a tie)
+    top_count: int
+    entropy: float | None  # Shannon entropy / log(levels); None without a rating
+
+    @property
+    def share(self) -> float | None:
+        return self.top_count / self.n if self.n else None
+
+
+def spread(counts: Mapping[float, int], levels: int = RATING_LEVELS) -> Spread:
+    """The spread of a rating histogram (value -> count; zero counts allowed)."""
+    if levels < 2:
+        raise ValueError(f"levels must be >= 2, got {levels}")
+    if any(c < 0 for c in counts.values()):
+        raise ValueError("counts must not be negative")
+    kept = {v: int(c) for v, c in sorted(counts.items()) if c > 0}
+    n = sum(kept.values())
+    if n == 0:
+        return Spread(0, {}, None, 0, None)
+    top = min(kept, key=lambda v: (-kept[v], v))
+    entropy = -sum((c / n) * math.log(c / n) for c in kept.values()) / math.log(levels)
+    return Spread(n, kept, top, kept[top], max(0.0, entropy))
+
+
+def nearly_constant(
+    counts: Mapping[float, int],
+    *,
+    levels: int = RATING_LEVELS,
+    share: float = CONSTANT_SHARE,
+    entropy_floor: float = ENTROPY_FLOOR,
+    min_items: int = MIN_ITEMS,
+) -> bool:
+    """Whether one value has more than ``share`` of at least ``min_items`` ratings, or their
+    normalised entropy is under ``entropy_floor``."""
+    s = spread(counts, levels)
+    if s.n < min_items or s.share is None or s.entropy is None:
+        return False
+    return s.share > share or s.entropy < entropy_floor

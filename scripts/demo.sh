@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Start the demo on this machine: setup, migrate, load the demo collections, cache the embedded
-# models, start two Celery workers (queues gpu and cpu) in the background and the web server in
-# the foreground. Ctrl-C stops them all. Without PostgreSQL or Redis it falls back to SQLite and
-# a filesystem broker.
+# models, start the processes of deploy/Procfile (a gpu worker, a cpu worker consuming every
+# other declared queue, celery beat) in the background and the web server in the foreground,
+# each from its Procfile line. Ctrl-C stops them all. Without PostgreSQL or Redis it falls back
+# to SQLite and a filesystem broker.
 # DEBUG stays off. The first start generates this install's secret key (var/secret_key) and the
 # demo accounts' passwords (var/demo_passwords.json), both mode 600, and keeps them.
 #
@@ -74,25 +75,41 @@ if [ "${DEMO_JOBS:-1}" != 0 ]; then
   "$PY" manage.py queue_demo_jobs
 fi
 
+# The processes are deploy/Procfile's lines, started by deploy/run_process.sh as they are written
+# there (their ${VAR}s expanded from this environment): the documented processes are these.
+export PORT WEB_WORKERS
+start_process() {
+  grep -qE "^$1:" deploy/Procfile || { echo "[demo] no process '$1' in deploy/Procfile" >&2; exit 1; }
+  "$ROOT/deploy/run_process.sh" "$1" &
+}
+
 # One worker per queue: a model job on `gpu` never holds up an import or the embedding judge on
-# `cpu` (one worker for both made a 140-byte upload wait behind a ten-minute judge).
-log "starting the Celery workers: queue gpu (log var/worker.log), queue cpu (log var/worker-cpu.log)"
+# `cpu` (one worker for both made a 140-byte upload wait behind a ten-minute judge). The cpu
+# worker consumes every other declared queue (the job kinds', the default, beat's) but
+# `webhooks`, which has its own worker.
+CPU_QUEUES="$("$PY" manage.py worker_queues --except gpu --except webhooks)"
+export CPU_QUEUES
+log "starting the Celery workers: queue gpu (log var/worker.log), queues $CPU_QUEUES" \
+  "(log var/worker-cpu.log), queue webhooks (log var/worker-webhooks.log), and celery beat" \
+  "(log var/beat.log)"
 # Leave a core to the web server: an oversubscribed CPU worker generates far slower.
 CORES="$(nproc)"
 GPU_THREADS="${TORCH_NUM_THREADS:-$((CORES > 2 ? CORES - 2 : 1))}"
-TORCH_NUM_THREADS="$GPU_THREADS" "$ROOT/.venv/bin/celery" -A crux_app worker -Q gpu \
-  --concurrency 1 --pool solo --hostname "gpu@%h" \
-  --loglevel INFO --logfile "$ROOT/var/worker.log" &
+TORCH_NUM_THREADS="$GPU_THREADS" start_process worker-gpu >"$ROOT/var/worker.log" 2>&1
 WORKER_PID=$!
 # Imports and the embedding judge: one torch thread is plenty for MiniLM.
-TORCH_NUM_THREADS=1 "$ROOT/.venv/bin/celery" -A crux_app worker -Q cpu \
-  --concurrency 1 --pool solo --hostname "cpu@%h" \
-  --loglevel INFO --logfile "$ROOT/var/worker-cpu.log" &
+TORCH_NUM_THREADS=1 start_process worker-cpu >"$ROOT/var/worker-cpu.log" 2>&1
 CPU_WORKER_PID=$!
-printf '%s\n%s\n' "$WORKER_PID" "$CPU_WORKER_PID" >var/worker.pid
+# Webhook deliveries: their own worker, so a slow receiver never holds up an import on cpu.
+start_process worker-webhooks >"$ROOT/var/worker-webhooks.log" 2>&1
+WEBHOOKS_WORKER_PID=$!
+BEAT_SCHEDULE_FILE="$ROOT/var/celerybeat-schedule" start_process beat >"$ROOT/var/beat.log" 2>&1
+BEAT_PID=$!
+printf '%s\n%s\n%s\n%s\n' "$WORKER_PID" "$CPU_WORKER_PID" "$WEBHOOKS_WORKER_PID" "$BEAT_PID" \
+  >var/worker.pid
 WEB_PID=""
 stop_all() {
-  for pid in $WEB_PID $WORKER_PID $CPU_WORKER_PID; do
+  for pid in $WEB_PID $WORKER_PID $CPU_WORKER_PID $WEBHOOKS_WORKER_PID $BEAT_PID; do
     kill -TERM "$pid" 2>/dev/null || continue
     # A warm worker shutdown can take a while (the filesystem broker polls); cap it at 20 s.
     for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -100,7 +117,7 @@ stop_all() {
     wait "$pid" 2>/dev/null || true
   done
   rm -f var/worker.pid
-  log "stopped the web server and the Celery workers"
+  log "stopped the web server, the Celery workers and beat"
 }
 trap stop_all EXIT
 trap 'exit 130' INT
@@ -121,14 +138,17 @@ cat <<EOF
 [demo]  Researcher:  researcher / $RESEARCHER_PASSWORD   (staff: /admin/ works too)
 [demo]  Annotator:   annotator / $ANNOTATOR_PASSWORD
 [demo]  Passwords:   var/demo_passwords.json (env DEMO_PASSWORD, DEMO_ANNOTATOR_PASSWORD override)
-[demo]  Worker logs: var/worker.log (gpu queue), var/worker-cpu.log (cpu queue)    Stop: Ctrl-C
+[demo]  Worker logs: var/worker.log (gpu), var/worker-cpu.log ($CPU_QUEUES), var/worker-webhooks.log, var/beat.log
+[demo]  Health:      /healthz, /readyz; metrics: /metrics (from this machine)    Stop: Ctrl-C
 [demo] ================================================================
 
 EOF
 # In the background and waited for, so that a signal to this script stops every process.
 # --preload: the master imports the app (crux_app/wsgi.py warms the URL conf and views) before
 # forking, so no web worker's first request pays seconds of imports.
-"$ROOT/.venv/bin/gunicorn" crux_app.wsgi --bind "0.0.0.0:$PORT" --workers "$WEB_WORKERS" \
-  --preload --access-logfile - --graceful-timeout 5 &
+# The web processes count their requests in one folder (/metrics sums them), emptied each start.
+PROMETHEUS_MULTIPROC_DIR="$ROOT/var/prometheus"
+rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+PROMETHEUS_MULTIPROC_DIR="$PROMETHEUS_MULTIPROC_DIR" start_process web
 WEB_PID=$!
 wait "$WEB_PID"

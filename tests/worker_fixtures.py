@@ -171,12 +171,14 @@ def start_worker(transactional_db, tmp_path, monkeypatch) -> Iterator[Callable[.
     _use_broker(BROKER_URL, RESULT_URL)
     workers: list[WorkerProcess] = []
 
-    def start(extra_env: dict[str, str] | None = None, wait: bool = True) -> WorkerProcess:
-        """One more worker; ``extra_env`` adds to (or overrides) its environment. Without
-        ``wait``, call ``wait_until_ready`` (several workers then boot side by side)."""
+    def start(
+        extra_env: dict[str, str] | None = None, wait: bool = True, queues: str = "gpu,cpu"
+    ) -> WorkerProcess:
+        """One more worker of ``queues``; ``extra_env`` adds to (or overrides) its environment.
+        Without ``wait``, call ``wait_until_ready`` (several workers then boot side by side)."""
         log_path = tmp_path / f"worker-{len(workers)}.log"
         command = [
-            str(CELERY), "-A", "crux_app", "worker", "-Q", "gpu,cpu",
+            str(CELERY), "-A", "crux_app", "worker", "-Q", queues,
             "--pool", "solo", "--concurrency", "1",
             "--without-heartbeat", "--without-gossip", "--without-mingle",
             "--loglevel", "INFO", "--hostname", f"jobtest{len(workers)}@%h",

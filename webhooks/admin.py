@@ -1,12 +1,19 @@
 """Webhooks in the admin, read-only: endpoints (never their secrets), events and their
-deliveries with every attempt. Endpoints are made and changed on the researcher pages."""
+deliveries with every attempt. Endpoints are made and changed on the researcher pages.
+
+Each staff account sees (and may delete) only its own endpoints, their deliveries and the
+events sent to them; a superuser every one (``OwnerScopedAdmin``). An event may go to several
+owners' endpoints, so only a superuser deletes events."""
 
 from django.contrib import admin
+from django.http import HttpRequest
+
+from crux_app.owner_admin import OwnerScopedAdmin
 
 from .models import Attempt, Delivery, Endpoint, Event
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(OwnerScopedAdmin):
     def has_add_permission(self, request) -> bool:  # noqa: ANN001 (Django's signature)
         return False
 
@@ -18,12 +25,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class EndpointAdmin(ReadOnlyAdmin):
     list_display = ["url", "collection", "active", "created_by", "created_at"]
     exclude = ["secret"]
+    owner_field = "created_by"
 
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
     list_display = ["type", "key", "collection", "created_at"]
     list_filter = ["type"]
+    owner_field = "deliveries__endpoint__created_by"
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return request.user.is_superuser and super().has_delete_permission(request, obj)
 
 
 class AttemptInline(admin.TabularInline):
@@ -42,3 +54,4 @@ class DeliveryAdmin(ReadOnlyAdmin):
     list_display = ["event", "endpoint", "state", "attempts", "next_attempt_at", "finished_at"]
     list_filter = ["state"]
     inlines = [AttemptInline]
+    owner_field = "endpoint__created_by"

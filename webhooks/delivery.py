@@ -1,39 +1,33 @@
 """One attempt of a webhook delivery: claim it, POST the signed event, store what came back,
 and say when to try again (exponential backoff) or that it is done.
 
-The POST goes to the address ``address_guard`` checked (the host's name in the Host header and
-as the TLS server name), with bounded timeouts, no redirects followed and at most
-``EXCERPT_BYTES`` of the response read.
+The POST (``bounded_post``) goes to the address ``address_guard`` checked (the host's name in the
+Host header and as the TLS server name); the whole attempt, resolution included, ends within
+``WEBHOOKS_TIMEOUT_SECONDS`` (an overrun is a failed attempt), no redirect is followed and at
+most ``EXCERPT_BYTES`` of the response are read.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import urllib3
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .address_guard import Destination, RefusedDestination, check_destination
+from .address_guard import RESOLVE_TIMEOUT_S, RefusedDestination, check_destination
+from .bounded_post import AttemptTimeout, post
 from .models import Attempt, Delivery
 from .signing import DELIVERY_HEADER, EVENT_HEADER, signed_headers
 
-EXCERPT_BYTES = 4096
-EXCERPT_CHARS = 1000
 ERROR_CHARS = 1000
 RETRY_MAX_S = 3600.0
 USER_AGENT = "crux-workbench-webhooks/1"
 EARLY = timedelta(seconds=0.5)
-
-
-@dataclass(frozen=True)
-class Response:
-    status: int
-    excerpt: str
 
 
 @dataclass(frozen=True)
@@ -53,35 +47,6 @@ def retry_delay(attempt_number: int) -> float:
 def body_of(payload: dict) -> bytes:
     """The JSON body: the same bytes on every attempt (the signature is over them)."""
     return json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
-
-
-def post(destination: Destination, headers: dict[str, str], body: bytes) -> Response:
-    """POST ``body`` to the checked address; urllib3's errors (timeouts, refused connections,
-    TLS) propagate."""
-    total = settings.WEBHOOKS_TIMEOUT_SECONDS
-    timeout = urllib3.Timeout(connect=min(5.0, total), read=total, total=total)
-    pool_class = urllib3.HTTPConnectionPool
-    tls: dict[str, str] = {}
-    if destination.scheme == "https":
-        pool_class = urllib3.HTTPSConnectionPool
-        tls = {"server_hostname": destination.host, "assert_hostname": destination.host}
-    with pool_class(
-        destination.address, destination.port, timeout=timeout, retries=False, maxsize=1, **tls
-    ) as pool:
-        response = pool.urlopen(
-            "POST",
-            destination.path,
-            body=body,
-            headers={**headers, "Host": destination.host_header},
-            redirect=False,
-            assert_same_host=False,
-            preload_content=False,
-        )
-        try:
-            raw = response.read(EXCERPT_BYTES)
-        finally:
-            response.release_conn()
-    return Response(response.status, raw.decode("utf-8", errors="replace")[:EXCERPT_CHARS])
 
 
 def _claim(delivery_id: int, now: datetime) -> Delivery | None:
@@ -121,15 +86,19 @@ def attempt_delivery(delivery_id: int, now: datetime | None = None) -> Outcome:
         **signed_headers(endpoint.secret, body),
     }
     status, excerpt, error, permanent = None, "", "", False
+    total = settings.WEBHOOKS_TIMEOUT_SECONDS
     started = time.monotonic()
     try:
         # Checked again at each attempt: the name may resolve elsewhere than at registration.
-        destination = check_destination(endpoint.url)
-        response = post(destination, headers, body)
+        destination = check_destination(endpoint.url, resolve_timeout=min(RESOLVE_TIMEOUT_S, total))
+        # One deadline for the whole attempt, the name's resolution included.
+        response = post(destination, headers, body, total - (time.monotonic() - started))
         status, excerpt = response.status, response.excerpt
     except RefusedDestination as exc:
         error, permanent = f"refused: {exc}", True
-    except (urllib3.exceptions.HTTPError, OSError) as exc:
+    except AttemptTimeout:
+        error = f"timed out: no complete answer within {total:g} s (WEBHOOKS_TIMEOUT_SECONDS)"
+    except (OSError, http.client.HTTPException) as exc:
         error = f"{type(exc).__name__}: {exc}"
     duration_ms = int((time.monotonic() - started) * 1000)
     return _store(delivery, now, status, excerpt, error[:ERROR_CHARS], duration_ms, permanent)

@@ -4,13 +4,14 @@ Two ways see a job reach its final state, and both record through ``webhooks.eve
 under the key ``job:<id>:<event>``, so whichever comes second sends nothing:
 
 - a ``post_save`` receiver on ``Job`` (a save that writes the state);
-- a sweep after every Celery task of the worker (``task_postrun``), for what the receiver
-  cannot see: a state written by a queryset ``update()`` (no ``post_save``), a process killed
-  between the state's commit and the event's. It looks
-  at jobs finished in the last ``SWEEP_WINDOW`` (and since the oldest active endpoint was made)
-  that have no event for their state yet, and sends again deliveries that stalled (a broker
-  that was away, a worker killed between tries). ``manage.py send_webhook_events`` runs it
-  from the command line (jobs run by a command finish without a worker).
+- a sweep, sent by Celery beat every ``WEBHOOKS_SWEEP_SECONDS`` (``webhooks.sweep``) and run
+  after every other Celery task of a worker (``task_postrun``), for what the receiver cannot
+  see: a state written by a queryset ``update()`` (no ``post_save``), a process killed between
+  the state's commit and the event's. It looks at jobs finished in the last ``SWEEP_WINDOW``
+  (and since the oldest active endpoint was made) that have no event for their state yet, and
+  sends again deliveries that stalled (a broker that was away, a worker killed between tries).
+  ``manage.py send_webhook_events`` runs it from the command line (jobs run by a command
+  finish without a worker).
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ from .events import emit, queue_deliveries, site_url
 from .models import Delivery, Endpoint, Event
 
 SWEEP_WINDOW = timedelta(days=1)
-# A pending delivery whose task should have run by now (never queued, or its retry was lost).
-STALLED_AFTER = timedelta(minutes=10)
+# A pending delivery whose task should have run by now (never queued, or its retry was lost):
+# past its time by more than this (a queued task runs a little late; sending it again is
+# harmless, as a second task finds the delivery claimed or not due and does nothing).
+STALLED_AFTER = timedelta(minutes=2)
 MESSAGE_CHARS = 2000
 # Params that name server-side paths (an import's stored upload), not for other machines.
 PRIVATE_PARAMS = ("source",)

@@ -7,6 +7,7 @@ urlpatterns = [
         ("webhooks/", views.EndpointListView, "webhook-list"),
         ("webhooks/new/", views.EndpointCreateView, "webhook-create"),
         ("webhooks/<int:pk>/", views.EndpointDetailView, "webhook-detail"),
+        ("webhooks/<int:pk>/created/", views.EndpointCreatedView, "webhook-created"),
     ),
     *action_paths(
         "webhooks/<int:pk>/",

@@ -1,5 +1,6 @@
-"""Webhook pages (researchers only): the endpoints, a new one (its secret shown once), an
-endpoint's delivery log with "send test event", and a delivery's attempts with "redeliver".
+"""Webhook pages (researchers only): the endpoints, a new one (its secret shown once, after a
+redirect), an endpoint's delivery log with "send test event", and a delivery's attempts with
+"redeliver".
 Each researcher sees and changes only the endpoints they made; a superuser every one."""
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from django.contrib import messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.decorators import method_decorator
 from django.views import View
 
 from crux_app.list_paging import list_form, list_page, refused
+from crux_app.response_compression import never_compress
 from crux_app.roles import ResearcherRequiredMixin
 
 from .events import redeliver, send_test_event
@@ -20,6 +23,7 @@ from .forms import ActiveForm, EndpointForm
 from .models import Delivery, Endpoint
 
 DELIVERIES_PER_PAGE = 50
+NEW_SECRET_KEY = "webhooks.new_secret"
 
 
 def _endpoints(request: HttpRequest) -> QuerySet[Endpoint]:
@@ -42,8 +46,8 @@ class EndpointListView(ResearcherRequiredMixin, View):
 
 
 class EndpointCreateView(ResearcherRequiredMixin, View):
-    """GET: the form. POST: a valid form makes the endpoint and shows its secret this once;
-    an invalid one is shown again with its errors (400)."""
+    """GET: the form. POST: a valid form makes the endpoint, keeps its secret in the session and
+    redirects to the page that shows it once; an invalid one is shown again (400)."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
         return render(request, "webhooks/endpoint_form.html", {"form": EndpointForm()})
@@ -60,8 +64,24 @@ class EndpointCreateView(ResearcherRequiredMixin, View):
             events=list(data["events"]),
             created_by=request.user,
         )
-        # Rendered, not redirected: the secret must not travel in a message or the session.
-        context = {"endpoint": endpoint, "secret": data["secret"]}
+        # Post/redirect/get: a reload re-sends nothing. The secret waits in the session (a
+        # server-side row, never a cookie or a message) until the next page pops it.
+        request.session[NEW_SECRET_KEY] = {"endpoint": endpoint.pk, "secret": data["secret"]}
+        return redirect("webhook-created", pk=endpoint.pk)
+
+
+@method_decorator(never_compress, name="dispatch")  # shows a secret once: BREACH
+class EndpointCreatedView(ResearcherRequiredMixin, View):
+    """The new endpoint's secret, shown once (popped from the session); afterwards, or for
+    another endpoint, the endpoint's page."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        endpoint = get_object_or_404(_endpoints(request).select_related("collection"), pk=pk)
+        new = request.session.get(NEW_SECRET_KEY)
+        if not new or new.get("endpoint") != endpoint.pk:
+            return redirect("webhook-detail", pk=endpoint.pk)
+        del request.session[NEW_SECRET_KEY]
+        context = {"endpoint": endpoint, "secret": new.get("secret", "")}
         response = render(request, "webhooks/endpoint_created.html", context)
         response["Cache-Control"] = "no-store"
         return response

@@ -1,11 +1,14 @@
 """Crowd annotation: campaigns, their items, annotators' assignments and profiles, and review
 campaigns with their items and decisions."""
 
+from .aggregation import AggregatedLabel, AggregationRun, WorkerStop
 from .assignment import AnnotatorProfile, Assignment
 from .campaign import Campaign, CampaignItem
 from .review import ReviewCampaign, ReviewDecision, ReviewItem
 
 __all__ = [
+    "AggregatedLabel",
+    "AggregationRun",
     "AnnotatorProfile",
     "Assignment",
     "Campaign",
@@ -13,4 +16,5 @@ __all__ = [
     "ReviewCampaign",
     "ReviewDecision",
     "ReviewItem",
+    "WorkerStop",
 ]

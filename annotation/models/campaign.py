@@ -82,6 +82,49 @@ class Campaign(models.Model):
         help_text="Gold (or attention) answers needed before that threshold is applied.",
     )
     qc_action = models.CharField(max_length=8, choices=QCAction.choices, default=QCAction.WARN)
+    # Crowd control (annotation/crowd_control.py). Until confident: once an item has
+    # `overlap` labels it is closed when its aggregated label's confidence reaches the target,
+    # else offered first to the next annotator, up to `max_labels_per_item` labels.
+    until_confident = models.BooleanField(
+        "until confident",
+        default=False,
+        help_text="Spend labels where they are needed: after 'annotators per item' labels, an "
+        "item whose aggregated label is below the confidence target is offered first to the "
+        "next annotator, up to the cap of labels per item; a confident item gets no more.",
+    )
+    confidence_target = models.FloatField(
+        default=0.75,
+        validators=[MinValueValidator(0.5), MaxValueValidator(1.0)],
+        help_text="Until confident: the aggregated label's confidence (its share of the "
+        "item's labels) at which an item needs no more labels.",
+    )
+    max_labels_per_item = models.PositiveSmallIntegerField(
+        "cap of labels per item",
+        default=5,
+        validators=[MinValueValidator(1)],
+        help_text="Until confident: the most labels an item gets.",
+    )
+    qualification_items = models.PositiveSmallIntegerField(
+        "qualification test (gold items)",
+        default=0,
+        help_text="Gold items every annotator answers first; 0: no test. An annotator below "
+        "the accuracy threshold after them gets no items (and is sent to the end page).",
+    )
+    qualification_min_accuracy = models.FloatField(
+        "qualification threshold",
+        default=0.8,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+    )
+    skill_floor = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+        help_text="Stop annotators whose estimated skill (a crowd model of this campaign's "
+        "labels) falls below this from taking new items; empty: no floor.",
+    )
+    skill_floor_min_labels = models.PositiveSmallIntegerField(
+        "labels before the skill floor applies", default=10, validators=[MinValueValidator(1)]
+    )
     prolific_enabled = models.BooleanField(default=False)
     prolific_completion_code = models.CharField(max_length=100, blank=True)
     prolific_redirect_url = models.URLField(
@@ -228,6 +271,9 @@ class CampaignItem(models.Model):
     # Counters kept by the queue: submitted labels, and reservations not yet released.
     annotations_done = models.PositiveIntegerField(default=0)
     reserved_count = models.PositiveIntegerField(default=0)
+    # The aggregated label's confidence (its share of the item's labels), kept by submission
+    # for the until-confident queue; null before the first label.
+    confidence = models.FloatField(null=True, blank=True)
     load = models.GeneratedField(
         expression=F("annotations_done") + F("reserved_count"),
         output_field=models.IntegerField(),

@@ -1,10 +1,10 @@
-"""Researcher pages of review campaigns: the list, making one from a disagreement queue, and a
-campaign's page (progress, reviewers, decisions)."""
+"""Researcher pages of review campaigns: the list, making one from a disagreement queue (with
+a live count of its items), and a campaign's page (progress, reviewers, decisions)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
@@ -13,8 +13,9 @@ from annotation.review_access import add_reviewer
 from annotation.review_campaigns import EmptyQueue, create_review_campaign
 from annotation.review_decisions import progress
 from annotation.review_display import label_text
-from annotation.review_forms import ReviewCampaignForm, ReviewerForm
+from annotation.review_forms import ReviewCampaignForm, ReviewerForm, ReviewQueueForm
 from annotation.review_labels import UnknownJudges
+from annotation.review_selection import build_queue
 from annotation.task_types import task_label
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -28,7 +29,9 @@ class ReviewCampaignListView(ResearcherRequiredMixin, View):
 
 class ReviewCampaignCreateView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        form = ReviewCampaignForm(initial=request.GET.dict())
+        """The form, pre-filled from the query (the agreement page's "Review these
+        disagreements" link; the form itself when its collection or task changes)."""
+        form = ReviewCampaignForm(initial=_initial(request.GET))
         return render(request, "annotation/review/campaign_form.html", {"form": form})
 
     def post(self, request: HttpRequest) -> HttpResponse:
@@ -51,6 +54,31 @@ class ReviewCampaignCreateView(ResearcherRequiredMixin, View):
                 return redirect("review-campaign-detail", pk=campaign.pk)
         context = {"form": form}
         return render(request, "annotation/review/campaign_form.html", context, status=400)
+
+
+def _initial(query: QueryDict) -> dict[str, object]:
+    initial: dict[str, object] = {name: query.get(name) for name in query if name != "judges"}
+    initial["judges"] = query.getlist("judges")
+    return initial
+
+
+class ReviewQueueCountView(ResearcherRequiredMixin, View):
+    """The new review campaign form's live item count (htmx): the queue its current choices
+    make, by the service that makes the campaign. A field out of its choices or bounds is a 400
+    naming it (shown in the same place)."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        template = "annotation/review/_queue_count.html"
+        if not request.GET.get("collection"):
+            return render(request, template, {})
+        form = ReviewQueueForm(request.GET)
+        if not form.is_valid():
+            return render(request, template, {"errors": form.errors}, status=400)
+        try:
+            built = build_queue(form.cleaned_data["collection"], form.choice())
+        except (UnknownJudges, ValueError) as exc:
+            return render(request, template, {"problem": str(exc)}, status=400)
+        return render(request, template, {"built": built})
 
 
 class ReviewCampaignDetailView(ResearcherRequiredMixin, View):

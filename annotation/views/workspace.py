@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views import View
 
-from annotation import queue
+from annotation import crowd_control, queue
 from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
 from annotation.drafts import save_draft
 from annotation.models import AnnotatorProfile, Assignment, Campaign, CampaignItem
@@ -41,7 +41,9 @@ MAX_ID = 2**63 - 1  # primary keys are bigint
 # What a submit may report before ``submit`` caps it at a day: a browser sends far less.
 MAX_TIME_SENT_MS = 10**12
 
-SAVED = "Answer saved. Press u to undo it."
+SAVED = "Answer saved."
+# After SAVED in the status line, as a key hint (hidden on touch screens, which have no keys).
+UNDO_KEY_HINT = "Press u to undo it."
 ALREADY_SAVED = "This answer was saved before."
 SKIPPED = "Skipped: the item goes back to the others; it comes back to you only at the end."
 ALREADY_SKIPPED = "This item was already given back."
@@ -199,10 +201,14 @@ def annotator_standing(campaign: Campaign, user: Any) -> tuple[int, int | None]:
 def done_context(campaign: Campaign, user: Any, result: queue.NextItem) -> dict[str, Any]:
     profile = AnnotatorProfile.objects.filter(user=user).first()
     prolific = profile is not None and profile.source == AnnotatorProfile.Source.PROLIFIC
-    completed = result.reason in (queue.EXHAUSTED, queue.CAP_REACHED)
+    # A stopped annotator (a failed qualification test, a skill under the floor) did the
+    # work asked of them: on Prolific they go to the completion (paid) path too.
+    completed = result.reason in (queue.EXHAUSTED, queue.CAP_REACHED, queue.STOPPED)
+    stop = crowd_control.stopped(campaign, user) if result.reason == queue.STOPPED else None
     return {
         "campaign": campaign,
         "reason": result.reason,
+        "stop_reason": stop.reason if stop else "",
         "completed": completed,
         "completion_code": (campaign.prolific_completion_code if prolific and completed else ""),
         "redirect_url": campaign.prolific_redirect_url if prolific and completed else "",
@@ -309,9 +315,12 @@ class PrefetchView(LoginRequiredMixin, View):
         )
 
 
-def _done_response(request: HttpRequest, campaign: Campaign, status: str) -> HttpResponse:
+def _done_response(
+    request: HttpRequest, campaign: Campaign, status: str, key_hint: str = ""
+) -> HttpResponse:
     """After a submit or skip: for htmx, out-of-band swaps of the progress bar, the previous
-    item link and the status line; else the workspace page again, with the status."""
+    item link and the status line (with ``key_hint``); else the workspace page again, with the
+    status."""
     if not request.htmx:
         messages.info(request, status)
         return redirect("annotation-workspace", slug=campaign.slug)
@@ -319,6 +328,7 @@ def _done_response(request: HttpRequest, campaign: Campaign, status: str) -> Htt
         **standing_context(campaign, request.user),
         "campaign": campaign,
         "status": status,
+        "status_key_hint": key_hint,
         "oob": True,
     }
     return render_fragment(request, "annotation/_after_action.html", context)
@@ -339,7 +349,9 @@ class SubmitView(LoginRequiredMixin, View):
         except AnswerError as error:
             return HttpResponse(str(error), status=400, content_type="text/plain")
         result = submit(assignment, answer, timing.cleaned_data["time_spent_ms"])
-        return _done_response(request, campaign, SAVED if result.stored else ALREADY_SAVED)
+        if result.stored:
+            return _done_response(request, campaign, SAVED, UNDO_KEY_HINT)
+        return _done_response(request, campaign, ALREADY_SAVED)
 
 
 class SkipView(LoginRequiredMixin, View):

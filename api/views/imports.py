@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
+from api.parsers import SafeFormParser, SafeMultiPartParser
 from api.serializers import ErrorSerializer, ImportSerializer, JobEnvelopeSerializer, JobSerializer
 from api.tokens import find_active_token
 from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat
@@ -30,7 +30,7 @@ class ApiImportForm(UploadForm):
 
 
 class CollectionImportView(APIView):
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [SafeMultiPartParser, SafeFormParser]
     streams_uploads = True  # RequestBodyLimitMiddleware: bodies up to UPLOAD_MAX_BYTES
 
     @staticmethod

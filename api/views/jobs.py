@@ -67,8 +67,9 @@ class CollectionJobStartView(APIView):
         responses={202: JobEnvelopeSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, name: str) -> Response:
-        """Start a job of ``kind`` on the collection; ``params`` are the fields of the kind's
-        page form (the same bounds and choices)."""
+        """Start a job of ``kind`` on the collection; ``params`` are the kind's declared
+        parameters (types, bounds, choices, defaults; absent: the default), ``run`` a run's name
+        or id, ``topic`` a topic id where the kind takes one."""
         collection = collection_named(name)
         body = JobStartSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from api.errors import field_error
 from api.paging import ApiPagination
+from api.result_rows import filter_parameters
 from api.tabular import TABULAR_RENDERERS, wants_csv
 from api.views.collections import collection_named
 from crux_app.inputs import (
@@ -24,6 +25,7 @@ from crux_app.inputs import (
     resolve_qrels_source,
 )
 from crux_app.models import Collection, Judgment, PassageQrel
+from crux_app.read_parameters import JUDGE
 
 # Output name -> the row's lookup (renamed after the query: most names are the model's fields).
 JUDGMENT_FIELDS = {
@@ -43,7 +45,7 @@ QREL_FIELDS = {
     "grade": "grade",
     "source": "source",
 }
-MAX_NAME = 300
+MAX_NAME = JUDGE.max_length  # the declared read-side judge's (and a qrels source is one)
 PAGING = (OpenApiParameter("page", int), OpenApiParameter("page_size", int))
 Resolved = TypeVar("Resolved")
 
@@ -95,7 +97,7 @@ class JudgmentListView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("judge", str, description="blank: the leaderboard's default"),
+            *filter_parameters("judge", judge="blank: the leaderboard's default"),
             OpenApiParameter("task", str),
             *PAGING,
         ],

@@ -13,6 +13,7 @@ import pandas as pd
 
 from crux_client.errors import ApiError, JobFailed
 from crux_client.frames import frame_file
+from crux_client.params_check import check_params, kind_schemas
 
 FINISHED = ("succeeded", "failed", "cancelled")
 PAGE_SIZE = 10_000
@@ -43,6 +44,8 @@ class Client:
             timeout=timeout,
             transport=transport,
         )
+        self._kind_schemas: dict[str, dict[str, Any]] | None = None
+        self._result_tables: dict[str, dict[str, Any]] | None = None
 
     def close(self) -> None:
         self.http.close()
@@ -121,8 +124,18 @@ class Client:
 
     # ---- jobs ----------------------------------------------------------------------------
 
+    def job_kinds(self) -> dict[str, dict[str, Any]]:
+        """Each startable kind's ``params`` schema, from the server's published OpenAPI
+        document (read once per client)."""
+        if self._kind_schemas is None:
+            self._kind_schemas = kind_schemas(self.request("GET", "schema/"))
+        return self._kind_schemas
+
     def start_job(self, collection: str, kind: str, **params: Any) -> Job:
-        """Start a job of ``kind`` with the fields of its page form as ``params``."""
+        """Start a job of ``kind`` with its declared parameters (absent: their defaults;
+        ``run=`` a run's name or id). The params are checked against the server's schema
+        first: ``ParamsRefused`` names an unknown parameter or a value out of bounds."""
+        check_params(kind, params, self.job_kinds())
         body = self.request(
             "POST", f"collections/{_name(collection)}/jobs/", json={"kind": kind, "params": params}
         )
@@ -185,10 +198,8 @@ class Client:
         return frame
 
     def judgments(self, collection: str, judge: str | None = None) -> pd.DataFrame:
-        params = {"judge": judge} if judge else {}
-        return pd.DataFrame(
-            list(self._pages(f"collections/{_name(collection)}/judgments/", params))
-        )
+        """One judge's judgments (CRUX's stored results); blank: the leaderboard's judge."""
+        return self.results(collection, "crux", judge=judge)
 
     def qrels(self, collection: str, source: str | None = None) -> pd.DataFrame:
         params = {"source": source} if source else {}
@@ -204,26 +215,49 @@ class Client:
     def judge_report(self, collection: str, **choices: Any) -> dict[str, Any]:
         return self.request("GET", f"collections/{_name(collection)}/judge-report/", params=choices)
 
-    # ---- each method's stored results, one row per query ---------------------------------
+    # ---- each method's stored results, as the server's registry lists them --------------
 
-    def _rows(self, collection: str, path: str, filters: dict[str, Any]) -> pd.DataFrame:
+    def result_tables(self) -> dict[str, dict[str, Any]]:
+        """Each method's stored-results endpoint (``GET results/``): its path, filters and
+        the JSON key of its rows (read once per client)."""
+        if self._result_tables is None:
+            tables = self.request("GET", "results/")["methods"]
+            self._result_tables = {t["method"]: t for t in tables}
+        return self._result_tables
+
+    def results(self, collection: str, method: str, **filters: Any) -> pd.DataFrame:
+        """A method's stored results, one row per query (or per run, as the method serves
+        them): any method the server declares (``result_tables()``), with its filters."""
+        tables = self.result_tables()
+        if method not in tables:
+            raise ValueError(f"no stored results of {method!r}; methods: {', '.join(tables)}")
+        table = tables[method]
+        unknown = sorted(set(filters) - set(table["filters"]))
+        if unknown:
+            raise ValueError(
+                f"{method} results take no {', '.join(unknown)}; "
+                f"filters: {', '.join(table['filters']) or 'none'}"
+            )
+        path = table["path"].replace("{collection}", _name(collection))
         params = {k: v for k, v in filters.items() if v is not None}
-        return pd.DataFrame(list(self._pages(f"collections/{_name(collection)}/{path}", params)))
+        if table["rows"] == "results":
+            return pd.DataFrame(list(self._pages(path, params)))
+        return pd.DataFrame(self.request("GET", path, params=params)[table["rows"]])
 
     def dense(self, collection: str, **filters: Any) -> pd.DataFrame:
         """DENSE per question (``dse``, ``uncertain``, ``W``, ``labels``, ``answers``, ...);
         filters: ``run``, ``k``, ``topic``."""
-        return self._rows(collection, "dense/", filters)
+        return self.results(collection, "dense", **filters)
 
     def seper(self, collection: str, **filters: Any) -> pd.DataFrame:
         """SePer per question and context (``seper_s``, ``seper_h``, ``delta_s``, ...);
         filters: ``run``, ``k``, ``topic``, ``context`` (none, passage, run, oracle)."""
-        return self._rows(collection, "seper/", filters)
+        return self.results(collection, "seper", **filters)
 
     def reteval(self, collection: str, **filters: Any) -> pd.DataFrame:
         """LLM-retEval per question, run and k (``recall``, ``verdict``, ``category``, ...);
         filters: ``run``, ``k``, ``topic``, ``judge``, ``category``."""
-        return self._rows(collection, "reteval/", filters)
+        return self.results(collection, "reteval", **filters)
 
     def reteval_table(self, collection: str, **choices: Any) -> pd.DataFrame:
         """The LLM-retEval table: one row per run and k; choices ``run``, ``k``, ``judge``."""
@@ -233,7 +267,11 @@ class Client:
     def scaar(self, collection: str, **filters: Any) -> pd.DataFrame:
         """SCAAR per analysed answer (``n_retrievals``, ``score_before``, ``sentences``, ...);
         filters: ``system``, ``output``, ``topic``."""
-        return self._rows(collection, "scaar/", filters)
+        return self.results(collection, "scaar", **filters)
+
+    def nuggets(self, collection: str, **filters: Any) -> pd.DataFrame:
+        """Nugget scores per run (with its ``topics``); filter: ``judge``."""
+        return self.results(collection, "nuggets", **filters)
 
     # ---- asynchronous exports ------------------------------------------------------------
 

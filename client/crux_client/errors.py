@@ -21,3 +21,12 @@ class JobFailed(Exception):
     def __init__(self, job: dict[str, Any]) -> None:
         super().__init__(f"job #{job['id']} ({job['kind']}) {job['state']}: {job['message']}")
         self.job = job
+
+
+class ParamsRefused(ValueError):
+    """The client refused a job's params before sending them, as the server's published
+    schema would: ``name`` is the parameter (or ``kind``)."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"params.{name}: {message}" if name != "kind" else f"kind: {message}")
+        self.name = name

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 
+from crux_app.client_input import InputRefused, json_int
 from crux_app.models import GeneratedOutput, PassageQrel, Topic
 
 from .collection_store import BATCH_SIZE, CollectionStore
@@ -144,7 +145,9 @@ def _literal_list(record: Record, key: str) -> list:
     value = record.field(key, list, str)
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = json.loads(value, parse_int=json_int)
+        except InputRefused as error:
+            raise record.fail(f"field '{key}' holds {error.message}") from None
         except (json.JSONDecodeError, RecursionError):
             try:
                 value = ast.literal_eval(value)

@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from crux_app.audit.events import audited_import
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.service import retry_job, start_job
 from crux_app.models import Collection, Job
@@ -118,8 +119,12 @@ def run_import_job(job: Job) -> Job:
         importer = IMPORT_FORMATS[config.format].importer
 
         def process(batch: Sequence[str]) -> str:
-            result = importer(
-                config.collection, stored_path(config.source), label=config.label, **config.options
+            result = audited_import(  # the rows and the import's audit record, one transaction
+                importer,
+                config.collection,
+                stored_path(config.source),
+                label=config.label,
+                **config.options,
             )
             if result.collection_id is not None and result.collection_id != job.collection_id:
                 Job.objects.filter(pk=job.pk).update(collection_id=result.collection_id)

@@ -17,13 +17,13 @@ from typing import Any
 
 from tqdm import tqdm
 
+from crux_app.client_input import NUL_REASON, InputRefused, json_int, text_problem
+
 from .errors import ImportFailure
 
 # CRUX's files nest three levels at most; a deeper document is refused before anything walks it
 # recursively (json itself gives up near Python's recursion limit with a RecursionError).
 MAX_JSON_DEPTH = 64
-NUL_REASON = "holds a NUL character (\\u0000), which PostgreSQL text cannot store"
-SURROGATE_REASON = "holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not valid text"
 DEPTH_REASON = f"JSON nested deeper than {MAX_JSON_DEPTH} levels"
 # Escapes that may decode to text PostgreSQL refuses; only lines holding one are walked.
 _SUSPECT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
@@ -126,17 +126,6 @@ def _text_lines(path: Path, label: str, progress: bool) -> Iterator[tuple[int, s
                 yield number, text
 
 
-def text_problem(text: str) -> str | None:
-    """Why PostgreSQL cannot store ``text`` (a NUL, a lone surrogate); None when it can."""
-    if "\x00" in text:
-        return NUL_REASON
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return SURROGATE_REASON
-    return None
-
-
 def json_problem(value: Any) -> str | None:
     """Why a parsed JSON value cannot be imported (nested deeper than ``MAX_JSON_DEPTH``, or a
     string or key ``text_problem`` refuses); None when it can. Iterative: any depth is safe."""
@@ -193,7 +182,9 @@ def _loads(text: str, column_from_pos: bool) -> Any:
     if deep is not None:
         raise _Unloadable(DEPTH_REASON, deep)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=json_int)
+    except InputRefused as error:  # an integer literal int() would not convert
+        raise _Unloadable(error.message) from None
     except json.JSONDecodeError as error:
         # A JSONL line: pos, not colno, so the line's own trailing newline does not shift it.
         column = error.pos + 1 if column_from_pos else error.colno

@@ -38,10 +38,11 @@ def may_skip_row_triggers(model: type[models.Model]) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT current_setting('is_superuser') = 'on' OR {privilege}, "
-            # Replica mode turns off every ordinary trigger, a deferred unique check's too.
+            # Replica mode turns off every ordinary trigger, a deferred unique check's too;
+            # an ENABLE ALWAYS trigger (the audit trail's) fires in it all the same.
             "NOT EXISTS (SELECT 1 FROM pg_trigger t LEFT JOIN pg_constraint c "
             "ON c.oid = t.tgconstraint WHERE t.tgrelid = %s::regclass "
-            "AND c.contype IS DISTINCT FROM 'f')",
+            "AND c.contype IS DISTINCT FROM 'f' AND t.tgenabled <> 'A')",
             [model._meta.db_table],
         )
         allowed, only_key_triggers = cursor.fetchone()

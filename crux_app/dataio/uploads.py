@@ -15,7 +15,6 @@ segment over 255 bytes, a path that is both a file and a folder) is a clear refu
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import shutil
@@ -26,11 +25,12 @@ from pathlib import Path, PurePosixPath
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
+from crux_app.client_input import InputRefused, loads_json
+from crux_app.private_files import open_private_file, private_folder
+
 _UPLOAD_FOLDER = re.compile(r"^[0-9a-f]{32}$")
 NAME_MAX_BYTES = 255  # the longest file or folder name Linux file systems store (UTF-8 bytes)
 PATH_MAX_BYTES = 1024  # an upload's relative paths; the upload root's own path adds to it
-FOLDER_MODE = 0o700
-FILE_MODE = 0o600
 # Errors of the file system that mean "this name or layout cannot be stored", not a broken disk.
 _PATH_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.EISDIR, errno.ENOTDIR, errno.EEXIST})
 
@@ -85,16 +85,18 @@ def store_folder(files: list[UploadedFile], paths_json: str) -> StoredUpload:
     if not files:
         raise UploadRejected("Choose a folder to upload.")
     try:
-        paths = json.loads(paths_json or "[]")
-    except (json.JSONDecodeError, RecursionError):
-        paths = None
+        paths = loads_json("relative_paths", paths_json or "[]")
+    except InputRefused as refused:
+        if refused.field != "relative_paths":  # one path is text PostgreSQL cannot store
+            raise UploadRejected(f"Refused the file path {refused}.") from None
+        paths = None  # not a JSON list of paths (malformed, too deep, a huge number)
     if not isinstance(paths, list) or len(paths) != len(files):
         raise UploadRejected("The folder's file paths did not arrive; enable JavaScript.")
     if not all(isinstance(p, str) for p in paths):
         raise UploadRejected("The folder's file paths must be strings.")
     relative = [PurePosixPath(p) for p in paths]
     for p in relative:
-        if p.is_absolute() or ".." in p.parts or not p.parts or "\x00" in str(p):
+        if p.is_absolute() or ".." in p.parts or not p.parts:
             raise UploadRejected(f"Refused the file path {str(p)[:200]!r}.")
     _check_layout(relative)
     check_upload_size(files)
@@ -204,11 +206,10 @@ def _check_layout(relative: list[PurePosixPath]) -> None:
 def _new_folder() -> tuple[str, Path]:
     root = upload_root()
     if not root.is_dir():
-        root.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+        private_folder(root, parents=True, exist_ok=True)
     key = uuid.uuid4().hex
     folder = root / key
-    folder.mkdir(mode=FOLDER_MODE)
-    folder.chmod(FOLDER_MODE)  # mkdir's mode passes through the umask
+    private_folder(folder)
     return key, folder
 
 
@@ -236,12 +237,10 @@ def _save(upload: UploadedFile, folder: Path, parts: tuple[str, ...]) -> None:
     for part in parts[:-1]:
         parent = parent / part
         if not parent.is_dir():
-            parent.mkdir(mode=FOLDER_MODE)
-            parent.chmod(FOLDER_MODE)
+            private_folder(parent)
     target = parent / parts[-1]
     # O_EXCL: a second file at the same path is an error, never a silent overwrite.
-    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
-    os.fchmod(descriptor, FILE_MODE)
+    descriptor = open_private_file(target)
     with os.fdopen(descriptor, "wb") as handle:
         for chunk in upload.chunks():
             handle.write(chunk)

@@ -44,9 +44,12 @@ class JobKind:
     label: str
     description: str = ""
     queue: Literal["gpu", "cpu"] = "cpu"  # the Celery queue its task is sent to
-    # The kinds whose jobs run before this kind's when they are queued together (the demo
-    # queues its jobs on one worker in this order); kinds not installed are ignored.
+    # The kinds whose results this kind's jobs need (they run first when queued together, as
+    # the demo queues its jobs on one worker); kinds not installed are ignored. A kind names
+    # what it needs, never what comes after it.
     needs: tuple[str, ...] = ()
+    # "slow": its demo job takes minutes on a CPU; the demo queues the quick ones first.
+    demo_pace: Literal["quick", "slow"] = "quick"
     demo: DemoJob | None = None  # a small job the demo queues
     demo_collection: str = ""  # the demo collection it runs on ("": the demo QA collection)
     results_url: ResultsUrl | None = None  # the page the job fills, linked from the job's page
@@ -80,7 +83,11 @@ class UnknownJobKind(ValueError):
 
 
 CATALOG: Registry[JobKind] = Registry(
-    "job kind", (JobKind,), key=attrgetter("name"), needs=attrgetter("needs")
+    "job kind",
+    (JobKind,),
+    key=attrgetter("name"),
+    needs=attrgetter("needs"),
+    rank=lambda kind: kind.demo_pace == "slow",
 )
 
 
@@ -99,7 +106,8 @@ def kind_label(name: str) -> str:
 
 
 def demo_kinds() -> list[JobKind]:
-    """Kinds with a demo job, in queue order: after the kinds they need, else as declared."""
+    """Kinds with a demo job, in queue order: after the kinds they need, the quick before the
+    slow, else as declared."""
     return [kind for kind in CATALOG.ordered() if kind.demo]
 
 

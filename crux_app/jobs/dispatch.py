@@ -36,12 +36,13 @@ def send_job_task(job_id: int, kind: str, task_id: str) -> None:
     options = {"task_id": task_id, "time_limit": limits_for(kind).hard_s}
     if celery_app.conf.task_always_eager:
         # send_task ignores eager mode; unit tests run the task object in-process instead.
-        _registered_task(task_name).apply_async(args=[job_id], **options)
+        registered_task(task_name).apply_async(args=[job_id], **options)
     else:
         celery_app.send_task(task_name, args=[job_id], retry_policy=PUBLISH_RETRY_POLICY, **options)
 
 
-def _registered_task(task_name: str):  # noqa: ANN202 (a Celery task)
+def registered_task(task_name: str):  # noqa: ANN201 (a Celery task)
+    """The task registered under ``task_name`` (the apps' tasks modules imported if needed)."""
     if task_name not in celery_app.tasks:
         celery_app.loader.import_default_modules()  # runs the apps' tasks autodiscovery
     return celery_app.tasks[task_name]

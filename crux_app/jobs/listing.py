@@ -10,7 +10,9 @@ from django.db.models import QuerySet
 from django.http import QueryDict
 
 from crux_app.jobs.catalog import CATALOG
-from crux_app.jobs.status import Estimate, all_queue_workers, estimate, queue_of, queue_positions
+from crux_app.jobs.queue_workers import all_queue_workers
+from crux_app.jobs.stall import stall_texts
+from crux_app.jobs.status import Estimate, estimate, queue_of, queue_positions
 from crux_app.list_paging import ListPage, ListPageForm, list_form, list_page
 from crux_app.models import Job
 
@@ -61,6 +63,7 @@ class JobRow:
     queue: str | None
     position: int | None  # place on its queue while pending
     estimate: Estimate | None  # time left while running
+    stall: str = ""  # a running job whose shard's worker stopped: what holds it up
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,11 @@ def job_listing(filters: JobFilterForm, paging: ListPageForm, data: QueryDict) -
     listing = list_page(paging, filters.jobs(), default_size=JOBS_PER_PAGE)
     jobs = listing.rows
     places = queue_positions(jobs)
-    rows = [JobRow(j, queue_of(j.kind), places.get(j.pk), estimate(j)) for j in jobs]
+    stalls = stall_texts(list(jobs), places)
+    rows = [
+        JobRow(j, queue_of(j.kind), places.get(j.pk), estimate(j), stalls.get(j.pk, ""))
+        for j in jobs
+    ]
     return JobListing(
         rows=rows,
         listing=listing,

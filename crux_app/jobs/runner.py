@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -28,8 +29,10 @@ from crux_app.models import Job, JobShard
 from crux_app.models.job import JobCancelled
 from crux_app.url_credentials import mask_credentials
 
-from .dispatch import fan_out
+from .catalog import get_kind
+from .dispatch import fan_out, in_worker_task, registered_task
 from .lease import Lease, soft_time_limit
+from .line import queue_of, take_moved_up, taken
 from .shards import (
     abort_job,
     claim_shard,
@@ -87,10 +90,14 @@ def job_to_run(job_id: int) -> Job | None:
     """The job a task was sent for; None when the task has nothing to do: the job was deleted,
     is finished (cancelled before a worker got to it, or a task delivered again after it ended:
     it is left unchanged), or every shard is done or held by a live lease (a task delivered
-    twice while the first runs)."""
+    twice while the first runs). On a worker, a job a researcher moved up its queue runs first
+    (``run_moved_up_first``)."""
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
         return None
+    if in_worker_task() and run_moved_up_first(job):
+        job.refresh_from_db()
+    taken(job)
     if job.is_finished:
         logger.info("job #%s is %s: task not run", job_id, job.state)
         return None
@@ -99,6 +106,34 @@ def job_to_run(job_id: int) -> Job | None:
         logger.info("job #%s: every shard is done or held by a live worker: task not run", job_id)
         return None
     return job
+
+
+_inline = threading.local()  # set while a moved-up job runs inside another job's task
+
+
+def run_moved_up_first(job: Job) -> bool:
+    """Run the job a researcher moved up the queue of ``job``'s kind, if one waits ahead of
+    ``job``: inside this task, by its kind's task function (the broker keeps tasks in the order
+    they were sent, so "run next" is honoured by whichever task a worker of the queue takes
+    next). Its own task, delivered later, finds it finished. True when one ran."""
+    queue = queue_of(job.kind)
+    if queue is None or getattr(_inline, "running", False):
+        return False
+    moved = take_moved_up(queue, job.pk)
+    if moved is None:
+        return False
+    kind = Job.objects.filter(pk=moved).values_list("kind", flat=True).first()
+    if kind is None:
+        return False
+    logger.info("job #%s was moved up: it runs before job #%s", moved, job.pk)
+    _inline.running = True
+    try:
+        registered_task(get_kind(kind).task_name).run(moved)
+    except Exception:  # its failure must not cost the job this task was sent for its turn
+        logger.exception("moved-up job #%s failed inside job #%s's task", moved, job.pk)
+    finally:
+        _inline.running = False
+    return True
 
 
 def worker_name() -> str:

@@ -1,6 +1,7 @@
 """What a running job's page says about its shards: how many are done, running (on which
 workers) and waiting, and which stalled: "stalled on worker A, resuming on worker B" once
-another worker took the shard over, or how long its worker has been silent until one does."""
+another worker took the shard over, or how long its worker has been silent (what happens next,
+crux_app.jobs.stall)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,10 @@ class Stalled:
         if self.resumed_on:
             stalled = f"shard {self.index} stalled on {self.worker}"
             return f"{stalled}, resuming on worker {self.resumed_on}"
+        # No promise of who resumes it: crux_app.jobs.stall says whether a free worker can.
         return (
-            f"shard {self.index} stalled: worker {self.worker} silent for {self.silent_s:.0f} s; "
-            "another worker resumes it"
+            f"shard {self.index} stalled: worker {self.worker} held it and its heartbeat "
+            f"stopped {self.silent_s:.0f} s ago"
         )
 
 

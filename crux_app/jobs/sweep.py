@@ -2,31 +2,33 @@
 thread, crux_app.jobs.worker_beat), so no beat process is needed:
 
 - the outbox: send the tasks of jobs started while the broker did not answer;
-- stalled shards: for a shard whose lease is older than JOB_LEASE_GRACE_SECONDS (its worker was
-  killed), send a task for its job, which another worker takes it over with;
+- stalled shards: for a job with a shard whose lease is older than JOB_LEASE_GRACE_SECONDS (its
+  worker was killed), send one task, which another worker takes the shard over with; none
+  more while it waits in the queue behind busy workers (``resume_stalled_shards``);
 - hard time limits: fail a running job past its kind's hard limit (a prefork worker's task was
   killed by Celery; a solo worker's is abandoned);
 - a running job whose shards all ended (its last worker died before ending it) is ended.
 
 Several workers may sweep at once: each job's outbox entry is taken under a row lock
-(SKIP LOCKED), and a stalled shard's resume is sent by the one sweep whose conditional update
-marks it first.
+(SKIP LOCKED), and so is a stalled job's row while one sweep sends its resume.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import uuid
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Min
 from django.utils import timezone
 
 from crux_app.models import Job, JobShard
 
 from .dispatch import BROKER_ERRORS, send_job_task
+from .line import queue_of, stalled_shards
+from .queue_workers import idle_since
 from .shards import abort_job, finish_job_if_done
 from .time_limits import hard_limit_message, limits_for, seconds_left
 
@@ -69,28 +71,47 @@ def send_outbox(limit: int = 100) -> int:
 
 
 def resume_stalled_shards() -> int:
-    """Send one task per job that has a shard whose lease went stale (once a grace period)."""
+    """Send one task per job with a shard whose lease went stale (its worker died), and no
+    other while that task waits in the queue: the stalled shards are marked
+    (``JobShard.resume_sent_at``) until a claim takes them. Only a task a free worker of the
+    queue left untaken for a grace period was lost (a broker restarted): it is sent again."""
     now = timezone.now()
     grace = timedelta(seconds=settings.JOB_LEASE_GRACE_SECONDS)
-    stalled = JobShard.objects.filter(
-        state=JobShard.State.RUNNING,
-        heartbeat_at__lt=now - grace,
-        job__state=Job.State.RUNNING,
-    ).filter(Q(resume_sent_at__isnull=True) | Q(resume_sent_at__lt=now - grace))
+    job_ids = stalled_shards().order_by("job_id").values_list("job_id", flat=True).distinct()
     resumed = 0
-    for shard in stalled.select_related("job")[:100]:
-        fresh = Q(resume_sent_at__isnull=True) | Q(resume_sent_at__lt=now - grace)
-        if not JobShard.objects.filter(fresh, pk=shard.pk).update(resume_sent_at=now):
-            continue  # another sweep sent it
-        try:
-            send_job_task(shard.job_id, shard.job.kind, uuid())
-        except BROKER_ERRORS as exc:
-            JobShard.objects.filter(pk=shard.pk).update(resume_sent_at=None)
-            logger.info("stalled %s not resumed yet: the broker does not answer (%s)", shard, exc)
-            return resumed
+    for job_id in list(job_ids[:100]):
+        with transaction.atomic():
+            job = (
+                Job.objects.select_for_update(skip_locked=True)
+                .filter(pk=job_id, state=Job.State.RUNNING)
+                .first()
+            )
+            if job is None:
+                continue  # another sweep has it, or it ended
+            shards = stalled_shards().filter(job_id=job_id)
+            queued = shards.aggregate(at=Min("resume_sent_at"))["at"]
+            if queued is not None and not _resume_lost(job, queued, now - grace):
+                continue  # its one resume task waits for a worker
+            try:
+                send_job_task(job.pk, job.kind, uuid())
+            except BROKER_ERRORS as exc:
+                logger.info("job #%s not resumed yet: the broker does not answer (%s)", job_id, exc)
+                return resumed
+            shards.update(resume_sent_at=now)
         resumed += 1
-        logger.warning("%s stalled on %s: a task to resume it was sent", shard, shard.worker)
+        logger.warning(
+            "job #%s stalled (its worker stopped): one task to resume it was sent", job_id
+        )
     return resumed
+
+
+def _resume_lost(job: Job, queued: datetime, before: datetime) -> bool:
+    """Whether the job's queued resume task is lost: older than the grace while a worker of
+    its queue has had a free slot all that grace (a free worker takes a task within seconds)."""
+    if queued >= before:
+        return False
+    queue = queue_of(job.kind)
+    return queue is not None and idle_since(queue, before)
 
 
 def stop_past_hard_limit() -> int:

@@ -1,5 +1,6 @@
 """The shared data model: collections of topics, passages, runs, outputs, judges and jobs."""
 
+from .audit import AuditEvent
 from .collection import (
     Collection,
     GeneratedOutput,
@@ -17,6 +18,7 @@ from .judgment import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
 from .worker import WorkerHeartbeat
 
 __all__ = [
+    "AuditEvent",
     "Collection",
     "CoverageLabel",
     "EnsembleBuild",

@@ -79,6 +79,10 @@ class Job(models.Model):
     # Set while the job's task waits in the outbox: the broker did not take it when the job was
     # started or retried; the workers' sweep sends it once the broker answers.
     outbox_since = models.DateTimeField(null=True, blank=True)
+    # Set by a researcher's "run next" while the job waits on its queue (pending, or a stalled
+    # shard waiting to resume): the next task a worker of the queue takes runs it first
+    # (crux_app.jobs.line); cleared when a worker takes the job.
+    moved_up_at = models.DateTimeField(null=True, blank=True)
 
     objects = JobQuerySet.as_manager()
 

@@ -36,7 +36,8 @@ class JobShard(models.Model):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The worker whose heartbeat stopped before this claim took the shard over.
     stalled_worker = models.CharField(max_length=255, blank=True)
-    # When a sweep last sent a task to resume it (one sweep per grace period sends one).
+    # When a sweep sent a task to resume it: set while that task waits in the queue (no second
+    # one is sent meanwhile, crux_app.jobs.sweep), cleared by the claim that takes the shard.
     resume_sent_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

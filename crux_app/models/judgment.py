@@ -21,6 +21,9 @@ class Judge(models.Model):
         ENSEMBLE = "ensemble", "Ensemble"
         ADJUDICATED = "adjudicated", "Adjudicated"
         POST_EDITED = "post_edited", "Human (post-edited)"
+        # Several people's (and optionally machines') labels combined by a crowd model
+        # (``annotation/label_aggregation.py``).
+        AGGREGATED = "aggregated", "Aggregated"
 
     name = models.CharField(max_length=300, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)

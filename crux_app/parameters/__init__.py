@@ -30,13 +30,14 @@ Only ``int``, ``float``, ``bool``, ``str`` (optionally ``| None``) and ``tuple[i
 """
 
 from .declarations import JobParameters, ParameterSet, declared_form, param
-from .parameter import NO_DEFAULT, IntegerListField, Parameter
+from .parameter import NO_DEFAULT, IntegerListField, Parameter, ParameterError
 
 __all__ = [
     "NO_DEFAULT",
     "IntegerListField",
     "JobParameters",
     "Parameter",
+    "ParameterError",
     "ParameterSet",
     "declared_form",
     "param",

@@ -105,7 +105,30 @@ class JobParameters:
         return made
 
     def check(self) -> None:
-        """Rules between fields (raise ValueError); the single fields are checked already."""
+        """Rules between fields (raise ``ParameterError`` naming the field a door reports it
+        at); the single fields are checked already. The one home of a cross-field rule: the
+        page form, the command and the API all reach it through ``from_params``."""
+
+    @classmethod
+    def takes_run(cls) -> bool:
+        """Whether the job runs on one of the collection's runs (a declared ``run_id``)."""
+        return "run_id" in cls.declared().parameters
+
+    def as_params(self, run: Any = None) -> dict[str, Any]:
+        """The JSON params of a job (lists for tuples); a job on a run keeps the run's name
+        beside its id, for display only."""
+        values = {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in dataclasses.asdict(self).items()
+        }
+        if self.takes_run():
+            return {"run": getattr(run, "name", None), **values}
+        return values
+
+    def started_kind(self, kind: str) -> str:
+        """The job kind a start of ``kind`` with these parameters runs (a parameter may choose
+        a kind of its own, as the judge's method does)."""
+        return kind
 
     @classmethod
     def form_fields(cls, names: Iterable[str] | None = None) -> dict[str, forms.Field]:

@@ -22,6 +22,15 @@ class _SameAsDefault:
 SAME_AS_DEFAULT: Any = _SameAsDefault()
 
 
+class ParameterError(ValueError):
+    """A refused parameter value or combination; ``name`` is the parameter it names (None:
+    the rule spans the set), so a door reports it at the field (``params.k``, ``--k``)."""
+
+    def __init__(self, message: str, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
+
+
 @dataclasses.dataclass(frozen=True)
 class Parameter:
     """One declared parameter: its type, bounds, choices, default and words.
@@ -95,11 +104,15 @@ class Parameter:
         blank = raw is None or (raw == "" and self.kind is str and not self.nullable)
         if blank and self.required and self.default in (NO_DEFAULT, None):
             if self.describe:  # "must be a run id, got None" says what to give
-                raise ValueError(f"{prefix} {self.name!r} must be {self.words()}, got None")
-            raise ValueError(f"{prefix} {self.name!r} is missing")
+                raise ParameterError(
+                    f"{prefix} {self.name!r} must be {self.words()}, got None", self.name
+                )
+            raise ParameterError(f"{prefix} {self.name!r} is missing", self.name)
         value = self._typed(raw)
         if value is None:
-            raise ValueError(f"{prefix} {self.name!r} must be {self.words()}, got {raw!r}")
+            raise ParameterError(
+                f"{prefix} {self.name!r} must be {self.words()}, got {raw!r}", self.name
+            )
         return value
 
     def _typed(self, raw: Any) -> Any:

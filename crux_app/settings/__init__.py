@@ -12,6 +12,7 @@ from .caches import *  # noqa: F403
 from .environment import *  # noqa: F403
 from .jobs import *  # noqa: F403
 from .model_backends import *  # noqa: F403
+from .operations import *  # noqa: F403
 from .project import *  # noqa: F403
 from .security import *  # noqa: F403
 from .uploads import *  # noqa: F403

@@ -9,8 +9,10 @@ from django.core.exceptions import ImproperlyConfigured
 from crux_app.jobs.time_limits import parse_time_limits
 
 from .environment import BASE_DIR, env_bool
+from .webhooks import WEBHOOKS_QUEUE, WEBHOOKS_SWEEP_SECONDS
 
-# Celery: Redis broker and result backend; queue `gpu` for model work, `cpu` for the rest.
+# Celery: Redis broker and result backend; queue `gpu` for model work, `webhooks` for webhook
+# deliveries, `cpu` for the rest.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "redis://127.0.0.1:6379/1")
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
@@ -20,8 +22,20 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A job kind's task goes to the queue its kind declares (JobKind.queue).
-CELERY_TASK_ROUTES = ("crux_app.jobs.routing.route_task",)
+# A job kind's task goes to the queue its kind declares (JobKind.queue); webhook deliveries go to
+# their own queue (settings/webhooks.py).
+CELERY_TASK_ROUTES = (
+    "crux_app.jobs.routing.route_task",
+    {"webhooks.*": {"queue": WEBHOOKS_QUEUE}},
+)
+# Periodic tasks, sent by `celery -A crux_app beat` (one beat process per install).
+CELERY_BEAT_SCHEDULE = {
+    "webhooks-sweep": {
+        "task": "webhooks.sweep",
+        "schedule": WEBHOOKS_SWEEP_SECONDS,
+        "options": {"expires": WEBHOOKS_SWEEP_SECONDS},  # a backlog of sweeps is useless
+    },
+}
 # Redis redelivers an unacknowledged task (its worker died) once it is older than the visibility
 # timeout; a new worker restores such tasks at start and then every unacked_restore_interval
 # seconds. Keep the timeout above the longest task: a live worker's task older than it would be

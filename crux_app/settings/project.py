@@ -23,6 +23,7 @@ INSTALLED_APPS = [
     "crux_app",
     "api",
     "webhooks",
+    "operations",
     "annotation",
     "evaluation.backends",
     "evaluation.agreement",
@@ -38,9 +39,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz, /readyz and /metrics, before the host check (probes come by address).
+    "operations.middleware.OperationsEndpointsMiddleware",
+    # A request id for every request (X-Request-ID), its log line and its metrics by view.
+    "operations.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for HTML and JSON (not static files, downloads, streams or secrets shown once):
+    # after WhiteNoise, before every middleware that reads the body.
+    "crux_app.response_compression.ResponseCompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Refuses bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (except a researcher's upload) in its
@@ -48,6 +56,8 @@ MIDDLEWARE = [
     "crux_app.body_limit.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The audit trail's acting user, path and address for the request's writes.
+    "crux_app.audit.middleware.AuditContextMiddleware",
     # Cache-Control: no-store on a logged-in account's pages and on every download.
     "crux_app.cache_headers.NoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -103,9 +113,4 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# LOGGING: settings/operations.py (LOG_FORMAT=json).

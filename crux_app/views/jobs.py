@@ -1,6 +1,6 @@
 """Jobs pages (researchers only): the list (filtered, paged) with live progress, queue places
 and time left; detail with errors, queue place, workers, time left and the page the job fills;
-retry, and cancel after a confirmation page."""
+retry, cancel after a confirmation page, and move a waiting job up its queue."""
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views import View
 
+from crux_app.jobs.line import JobNotWaiting, move_up
 from crux_app.jobs.listing import job_forms, job_listing
 from crux_app.jobs.names import job_title
 from crux_app.jobs.service import JobNotCancellable, JobNotRetryable, cancel_job, retry_job
@@ -64,6 +65,23 @@ class JobRetryView(ResearcherRequiredMixin, View):
         return redirect("job-detail", pk=job.pk)
 
 
+class JobMoveUpView(ResearcherRequiredMixin, View):
+    """POST: run a waiting job next on its queue (pending, or stalled waiting to resume)."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        job = get_object_or_404(Job, pk=pk)
+        try:
+            move_up(job)
+        except JobNotWaiting as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Moved {job_title(job)} up: the next task a worker of its queue takes runs it.",
+            )
+        return redirect("job-detail", pk=job.pk)
+
+
 class JobCancelView(ResearcherRequiredMixin, View):
     """GET asks to confirm (no script needed); POST cancels a pending job at once, a running
     one before its next batch."""
@@ -99,4 +117,5 @@ urlpatterns = [
     path("jobs/<int:pk>/", JobDetailView.as_view(), name="job-detail"),
     path("jobs/<int:pk>/retry/", JobRetryView.as_view(), name="job-retry"),
     path("jobs/<int:pk>/cancel/", JobCancelView.as_view(), name="job-cancel"),
+    path("jobs/<int:pk>/move-up/", JobMoveUpView.as_view(), name="job-move-up"),
 ]

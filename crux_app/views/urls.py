@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import collections, jobs, upload, upload_replace
+from . import audit, collections, jobs, upload, upload_replace
 from .favicon import FaviconView
 from .home import HomeView
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", HomeView.as_view(), name="home"),
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     *collections.urlpatterns,
+    *audit.urlpatterns,
     *upload.urlpatterns,
     *upload_replace.urlpatterns,
     *jobs.urlpatterns,

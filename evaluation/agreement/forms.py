@@ -8,14 +8,16 @@ from typing import Any
 
 from django import forms
 
+from crux_app.judge_kinds import kind_label
+from crux_app.read_parameters import TAU
 from evaluation.agreement.label_tables import Rater
 from evaluation.agreement.method.bootstrap import DEFAULT_RESAMPLES, Bootstrap
-from evaluation.agreement.report import DEFAULT_DISAGREEMENTS, DEFAULT_TAU, AgreementOptions
+from evaluation.agreement.report import DEFAULT_DISAGREEMENTS, AgreementOptions
 
 MAX_RESAMPLES = 2000
 MAX_DISAGREEMENTS = 500  # per task: each is a table row with its texts
 FORMATS = ("page", "json", "csv", "html")
-FORM_DEFAULTS = {"tau": str(DEFAULT_TAU), "resamples": str(DEFAULT_RESAMPLES)}
+FORM_DEFAULTS = {"tau": str(TAU.default), "resamples": str(DEFAULT_RESAMPLES)}
 
 
 class CampaignField(forms.ChoiceField):
@@ -37,8 +39,12 @@ class AgreementForm(forms.Form):
         widget=forms.SelectMultiple(attrs={"size": 4}),
         help_text="none selected: every judge",
     )
-    tau = forms.FloatField(
-        required=False, min_value=0.5, max_value=5, widget=forms.NumberInput(attrs={"step": 0.5})
+    tau = forms.FloatField(  # the declared tau's bounds (crux_app.read_parameters)
+        required=False,
+        help_text=TAU.help,
+        min_value=TAU.minimum,
+        max_value=TAU.maximum,
+        widget=forms.NumberInput(attrs={"step": 0.5}),
     )
     campaign = CampaignField(required=False)
     resamples = forms.IntegerField(required=False, min_value=0, max_value=MAX_RESAMPLES)
@@ -55,7 +61,9 @@ class AgreementForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["judge"].choices = [(r.name, f"{r.name} ({r.kind})") for r in raters]
+        self.fields["judge"].choices = [
+            (r.name, f"{r.name} ({kind_label(r.kind, r.prompt_version)})") for r in raters
+        ]
         campaign = self.fields["campaign"]
         campaign.choices = [("", "every judgment (no campaign)"), *campaigns]
         campaign.aliases = {name: slug for slug, name in campaigns}
@@ -71,7 +79,7 @@ class AgreementForm(forms.Form):
         return AgreementOptions(
             judges=tuple(data.get("judge") or ()),
             campaign=data.get("campaign") or None,
-            tau=data.get("tau") or DEFAULT_TAU,
+            tau=data.get("tau") or TAU.default,
             bootstrap=Bootstrap(n_resamples=DEFAULT_RESAMPLES if resamples is None else resamples),
             max_disagreements=DEFAULT_DISAGREEMENTS if shown is None else shown,
         )

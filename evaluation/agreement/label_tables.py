@@ -221,6 +221,10 @@ class ComparisonSource:
     # by humans vs by each judge), with the definition the report prints beside them.
     derived: DerivedFigures | None = None
     derived_definition: str | None = None
+    # The method's pages a disagreement drills down to (URL names taking the collection's
+    # and the topic's pk): the topic's page of the item, and a passage item's cell panel.
+    topic_url_name: str | None = None
+    cell_url_name: str | None = None
 
     @property
     def available(self) -> bool:

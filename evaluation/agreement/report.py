@@ -12,6 +12,7 @@ import numpy as np
 from annotation.post_editing import post_editing_campaigns
 from crux_app.inputs import check_tau
 from crux_app.models import Collection
+from crux_app.read_parameters import TAU
 from evaluation.agreement.blas_threads import one_blas_thread
 from evaluation.agreement.disagreements import (
     Disagreement,
@@ -50,7 +51,7 @@ from evaluation.agreement.report_rows import CoveragePoint, Record
 from evaluation.agreement.sources import available_sources, sources
 from evaluation.shared.degenerate import JudgeWarning
 
-DEFAULT_TAU = 3.0
+DEFAULT_TAU = TAU.default  # the read side's declared tau (crux_app.read_parameters)
 DEFAULT_DISAGREEMENTS = 25  # per task
 
 

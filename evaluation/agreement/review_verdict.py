@@ -67,10 +67,10 @@ def review_verdict(campaign: ReviewCampaign) -> Verdict:
     items = list(campaign.items.select_related("decision").order_by("position"))
     decided = [i for i in items if hasattr(i, "decision")]
     names = sorted({name for i in items for name in i.labels})
-    kinds = {
-        **campaign.selection.get("judge_kinds", {}),
-        **dict(Judge.objects.filter(name__in=names).values_list("name", "kind")),
-    }
+    # (kind, prompt version): the version tells an embedding baseline from an LLM judge.
+    kinds = {name: (kind, "") for name, kind in campaign.selection.get("judge_kinds", {}).items()}
+    stored = Judge.objects.filter(name__in=names).values_list("name", "kind", "prompt_version")
+    kinds |= {name: (kind, version) for name, kind, version in stored}
     classes = sorted(
         {v for i in decided for v in [*i.labels.values(), i.decision.label]},
         key=lambda v: (str(type(v)), v),
@@ -82,7 +82,7 @@ def review_verdict(campaign: ReviewCampaign) -> Verdict:
         verdicts.append(
             JudgeVerdict(
                 name=name,
-                kind=kind_label(kinds.get(name, "human")),
+                kind=kind_label(*kinds.get(name, ("human", ""))),
                 decided_their_way=weighted_share(
                     [i.labels[name] == i.decision.label for i in chosen]
                 ),

@@ -28,6 +28,8 @@ from evaluation.agreement.label_tables import collection_campaigns, collection_r
 from evaluation.agreement.presentation import context as report_context
 from evaluation.agreement.report_cache import agreement_report
 from evaluation.agreement.report_export import to_csv, to_json
+from evaluation.agreement.review_link import review_query
+from evaluation.agreement.sources import COMPARISON_SOURCES
 
 EXPORTS = {
     "json": (to_json, "application/json", "json"),
@@ -44,13 +46,16 @@ def _reverse(name: str, args: list[int]) -> str | None:
 
 
 def drill_down(collection_pk: int, d: Disagreement, tau: float) -> dict[str, str | None]:
-    """The topic's coverage matrix showing the disagreeing judge, and the cell panel of a
-    passage item."""
+    """The page its source declares for the topic (CRUX: the coverage matrix) showing the
+    disagreeing judge, and the cell panel of a passage item."""
     params: dict[str, object] = {"judge": d.judge_id}
     if float(tau).is_integer():  # the matrix page offers integer tau only
         params["tau"] = int(tau)
-    matrix = _reverse("crux-topic", [collection_pk, d.topic_id])
-    cell = _reverse("crux-topic-cell", [collection_pk, d.topic_id])
+    source = COMPARISON_SOURCES.get(d.task)  # its declaration names the pages to drill to
+    topic_page = source.topic_url_name if source is not None else None
+    cell_page = source.cell_url_name if source is not None else None
+    matrix = _reverse(topic_page, [collection_pk, d.topic_id]) if topic_page else None
+    cell = _reverse(cell_page, [collection_pk, d.topic_id]) if cell_page else None
     cell_params = {"sq": d.subquestion_id, "passage": d.item_id, **params}
     return {
         "matrix": f"{matrix}?{urlencode(params)}" if matrix else None,
@@ -121,6 +126,12 @@ class AgreementView(ResearcherRequiredMixin, View):
             # cannot call request.GET.lists: a "lists" parameter would shadow it).
             "kept_params": [(name, value) for name, values in query.lists() for value in values],
             "disagreement_form": shown,
+            "review_query": review_query(
+                collection,
+                form.cleaned_data.get("judge") or [],
+                report.raters,
+                shown.cleaned_data if shown.is_valid() else None,
+            ),
             "disagreement_listing": listed,
             "disagreement_rows": [
                 (d, drill_down(collection.pk, d, options.tau))

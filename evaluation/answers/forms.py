@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm
@@ -25,8 +23,3 @@ class GenerateAnswersForm(declared_form(AnswerJobParams, CollectionJobForm)):
         empty_label="none (closed-book)",
         help_text="Context passages come from this run's top-k; none answers without context.",
     )
-
-    def job_params(self) -> dict[str, Any]:
-        run = self.cleaned_data.get("run")
-        values = AnswerJobParams.declared().form_values(self.cleaned_data)
-        return AnswerJobParams(run_id=run.pk if run else None, **values).as_params(run)

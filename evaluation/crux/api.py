@@ -13,17 +13,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
-from api.registry import Endpoint
+from api.registry import Endpoint, ResultTable
+from api.result_rows import filter_parameters
 from api.tabular import TABULAR_RENDERERS, number, wants_csv
 from crux_app.inputs import EvaluationInputError, collection_judges, qrels_sources
 from crux_app.models import Collection, Run, Topic
+from crux_app.read_parameters import whole_tau_schema
 from evaluation.crux.evaluate import EvaluationParams, evaluate
 from evaluation.crux.matrix.forms import MatrixSelectionForm
 from evaluation.crux.matrix.matrix import build_matrix
 from evaluation.crux.matrix.payload import matrix_payload
 from evaluation.crux.matrix.topic_cache import run_rows, stored_topic, topic_rows
 from evaluation.crux.record_text import run_records
-from evaluation.leaderboard.forms import EvaluationForm
+from evaluation.leaderboard.forms import EVALUATION_SCHEMAS, EvaluationForm
 
 MAX_RUN_NAME = 200  # Run.name's max_length
 
@@ -39,7 +41,9 @@ def _by_name(field: str, value: str | None, choices: dict[str, int]) -> int | No
 
 class CoverageMatrixApiView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("judge", "run", "tau", "k")],
+        parameters=filter_parameters(  # the declared read side; the matrix offers whole taus
+            "judge", "run", "tau", "k", schemas={"tau": whole_tau_schema()}
+        ),
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str, topic: str) -> Response:
@@ -84,10 +88,8 @@ class PerTopicApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter(n, str)
-            for n in ("judge", "tau", "k", "qrels", "qrels_source", "missing_as_zero", "run")
-        ],
+        parameters=filter_parameters("judge", "tau", "k", "run", schemas=EVALUATION_SCHEMAS)
+        + [OpenApiParameter(n, str) for n in ("qrels", "qrels_source", "missing_as_zero")],
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
@@ -132,7 +134,7 @@ def _plain(value):
     return number(value)
 
 
-def api_endpoints() -> tuple[Endpoint, ...]:
+def api_endpoints() -> tuple[Endpoint | ResultTable, ...]:
     """Declared in CruxConfig (apps.py)."""
     return (
         Endpoint(
@@ -141,4 +143,6 @@ def api_endpoints() -> tuple[Endpoint, ...]:
             CoverageMatrixApiView,
         ),
         Endpoint("per-topic", "collections/<str:name>/per-topic/", PerTopicApiView),
+        # Its stored results as rows (Client.results).
+        ResultTable("crux", "api-judgments", ("judge",)),
     )

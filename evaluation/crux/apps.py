@@ -67,9 +67,9 @@ class CruxConfig(MethodConfig):
                     name=KIND,
                     label="Judge answerability",
                     queue="gpu",
-                    # The demo's LLM judge (distribution mode, minutes on a CPU) comes after
-                    # the other methods' demo jobs on its one worker, so their pages fill first.
-                    needs=("reteval", "dense", "seper", "scaar"),
+                    # The demo's LLM judge (distribution mode) takes minutes on a CPU: the
+                    # quick demo jobs go first on its one worker, so their pages fill first.
+                    demo_pace="slow",
                     description=(
                         "CRUX 0-5 rubric ratings by an LLM judge of the (sub-question, passage "
                         "or report) items of a scope that the judge has not rated yet."
@@ -105,8 +105,10 @@ class CruxConfig(MethodConfig):
             ),
             # The API starts this method's jobs with the page's form (its parameters' bounds).
             job_forms=(
-                JobForm(KIND, JudgeJobForm),
-                JobForm(EMBEDDING_KIND, JudgeJobForm, fixed={"method": EMBEDDING}),
+                JobForm(KIND, JudgeJobForm, takes_topic=True),
+                JobForm(
+                    EMBEDDING_KIND, JudgeJobForm, fixed={"method": EMBEDDING}, takes_topic=True
+                ),
             ),
             page_links=(
                 PageLink(
@@ -155,6 +157,8 @@ class CruxConfig(MethodConfig):
                     categories=RATING_CATEGORIES,
                     class_names=BINARY_CLASSES,
                     loader=load_judgment_table,
+                    topic_url_name="crux-topic",
+                    cell_url_name="crux-topic-cell",
                 ),
                 ComparisonSource(
                     key="report_coverage",
@@ -168,6 +172,7 @@ class CruxConfig(MethodConfig):
                     loader=load_judgment_table,
                     derived=report_coverage_records,
                     derived_definition=COVERAGE_DEFINITION,
+                    topic_url_name="crux-topic",
                 ),
             ),
             api_endpoints=api_endpoints(),

@@ -10,12 +10,11 @@ from typing import Any
 from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm
-from crux_app.jobs.service import start_job
 from crux_app.models import Collection, Run, Topic
 from crux_app.parameters import declared_form
 from crux_app.topic_lookup import TopicField
 from evaluation.backends.model_ids import judge_model
-from evaluation.crux.job import EMBEDDING, EMBEDDING_KIND, KIND
+from evaluation.crux.job import KIND
 from evaluation.crux.judge_scope import RUN
 from evaluation.crux.method.judge_prompts import RUBRIC_PROMPTS
 from evaluation.crux.params import JudgeJobParams
@@ -67,40 +66,15 @@ class JudgeJobForm(declared_form(JudgeJobParams, CollectionJobForm)):
         self.fields["topic"].for_collection(collection)
         self.fields["model"].widget.attrs["placeholder"] = configured_judge_model()
 
-    def clean(self) -> dict:
-        data = super().clean()
-        if data.get("scope") == RUN and data.get("run") is None:
-            self.add_error("run", "Choose the run whose top-k passages are judged.")
-        if data.get("method") == EMBEDDING and data.get("model"):
-            self.add_error("model", "The embedding baseline uses the workers' embedder.")
-        if data.get("seed") is not None and not data.get("temperature"):
-            self.add_error("seed", "A seed is for sampling: set a temperature above 0.")
-        if not self.errors:
-            try:
-                JudgeJobParams.from_params(self.job_params())
-            except ValueError as error:  # a combination the job refuses (rubric x method, ...)
-                self.add_error(None, str(error))
-        return data
+    def job_run(self) -> Run | None:
+        """The run of the ``run`` scope (the other scopes take none)."""
+        return self.cleaned_data.get("run") if self.cleaned_data.get("scope") == RUN else None
 
-    def start(self, user):
-        """Start the job of the chosen judge (the embedding baseline has a kind of its own)."""
-        kind = EMBEDDING_KIND if self.cleaned_data.get("method") == EMBEDDING else self.job_kind
-        return start_job(
-            kind, self.job_params(), collection=self.collection, topic=self.job_topic(), user=user
-        )
-
-    def params(self) -> JudgeJobParams:
-        data = self.cleaned_data
-        run = data.get("run") if data["scope"] == RUN else None
-        return JudgeJobParams(
-            **JudgeJobParams.declared().form_values(data),
-            run_id=run.pk if run else None,
-            prompt_version=data.get("prompt_version") or "",
-        )
-
-    def job_params(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return self.params().as_params(data.get("run") if data["scope"] == RUN else None)
+    def parameter_values(self) -> dict[str, Any]:
+        return {
+            **super().parameter_values(),
+            "prompt_version": self.cleaned_data.get("prompt_version") or "",
+        }
 
     def job_topic(self) -> Topic | None:
         return self.cleaned_data.get("topic")

@@ -54,13 +54,12 @@ from evaluation.crux.params import (  # noqa: F401 (the job's parameters, import
     DEFAULT_K,
     DISTRIBUTION,
     EMBEDDING,
+    EMBEDDING_KIND,
+    KIND,
     LLM,
     METHODS,
     JudgeJobParams,
 )
-
-KIND = "judge_answerability"
-EMBEDDING_KIND = "judge_embedding"
 
 
 @dataclass(frozen=True)

@@ -14,26 +14,9 @@ from crux_app.inputs import JudgeInfo
 from crux_app.models import Collection, Judgment
 from evaluation.crux.evaluate import Evaluation
 from evaluation.leaderboard.columns import columns
-from evaluation.shared.degenerate import (
-    JudgeWarning,
-    constant_ratings,
-    tied_runs,
-    unparsable_outputs,
-)
+from evaluation.shared.degenerate import JudgeWarning, rating_warnings, tied_runs
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
-
-
-def rating_warnings(
-    judge: str, counts: Mapping[float, int], n_unparsable: int, scope: str
-) -> list[JudgeWarning]:
-    """Nearly constant ratings and too many unparsable outputs of one judge on a scope."""
-    n_outputs = sum(counts.values()) + n_unparsable
-    found = [
-        constant_ratings(judge, counts, scope=scope),
-        unparsable_outputs(judge, n_unparsable, n_outputs, scope=scope),
-    ]
-    return [w for w in found if w is not None]
 
 
 def collection_rating_counts(collection: Collection, judge_id: int) -> tuple[dict[float, int], int]:

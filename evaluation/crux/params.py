@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from crux_app.models import Collection, Run
-from crux_app.parameters import JobParameters, param
+from crux_app.parameters import JobParameters, ParameterError, param
 from crux_app.vocabulary import MAX_TEMPERATURE, parse_repeat_version, repeat_version
 from evaluation.crux.judge_scope import OUTPUTS, RUN, SCOPES, ScopeSpec
 from evaluation.crux.method.embedding_rating import PROMPT_VERSION as EMBEDDING_RUBRIC
@@ -35,6 +35,9 @@ from evaluation.crux.method.rating_distribution import VERSION_SUFFIX
 # answer position (a judge identity of its own: the prompt version gains VERSION_SUFFIX), and
 # the embedding baseline.
 LLM, DISTRIBUTION, EMBEDDING = "llm", "distribution", "embedding"
+# The job kinds: the LLM judge's, and the embedding baseline's (the cpu queue).
+KIND = "judge_answerability"
+EMBEDDING_KIND = "judge_embedding"
 METHODS = (LLM, DISTRIBUTION, EMBEDDING)
 DEFAULT_K = 10
 DEFAULT_BATCH_SIZE = 16
@@ -138,10 +141,22 @@ class JudgeJobParams(JobParameters):
         values = cls.declared().parse(
             {**params, "prompt_version": params.get("prompt_version") or ""}
         )
-        if values["scope"] == RUN and values["run_id"] is None:
-            raise ValueError("job parameter 'run_id' is required for scope 'run'")
+        if values["scope"] != RUN:
+            values["run_id"] = None  # only the ``run`` scope is on one run
+        elif values["run_id"] is None:
+            raise ParameterError(
+                "Choose the run whose top-k passages are judged. "
+                "(job parameter 'run_id' is required for scope 'run')",
+                "run_id",
+            )
         method, rubric, temperature = values["method"], values["rubric"], values["temperature"]
         _check_combination(values["scope"], method, rubric, temperature)
+        if method == EMBEDDING and values["model"]:
+            raise ParameterError(
+                "The embedding baseline uses the workers' embedder: leave out the model.", "model"
+            )
+        if values["seed"] is not None and not temperature:
+            raise ParameterError("A seed is for sampling: set a temperature above 0.", "seed")
         if temperature > 0 and values["seed"] is None:
             values["seed"] = 0  # a repeat's identity names its seed
         values["prompt_version"] = _identity_version(
@@ -150,11 +165,12 @@ class JudgeJobParams(JobParameters):
         return cls(**values)
 
     def as_params(self, run: Run | None = None) -> dict[str, Any]:
-        """The JSON params of a job; the run's name is kept for display only."""
+        """The JSON params of a job; the run's name (of the ``run`` scope) is kept for display
+        only."""
         return {
             "scope": self.scope,
             "run_id": self.run_id,
-            "run": run.name if run else None,
+            "run": run.name if run is not None and self.scope == RUN else None,
             "k": self.k,
             "model": self.model,
             "prompt_version": self.prompt_version,
@@ -166,6 +182,10 @@ class JudgeJobParams(JobParameters):
             "sample_size": self.sample_size,
             "sample_seed": self.sample_seed,
         }
+
+    def started_kind(self, kind: str) -> str:
+        """The embedding baseline is a kind of its own (the cpu queue)."""
+        return EMBEDDING_KIND if self.method == EMBEDDING else KIND
 
     def scope_spec(self, collection: Collection, topic_id: int | None) -> ScopeSpec:
         """The items this job covers (the same for the job, its preview and the command)."""

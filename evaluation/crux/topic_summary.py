@@ -14,7 +14,6 @@ from django.urls import reverse
 from crux_app.models import Topic
 from crux_app.topic_summaries import TopicSummary
 from evaluation.crux.job import KIND
-from evaluation.crux.judge_warnings import rating_warnings
 from evaluation.crux.matrix.matrix import (
     DEFAULT_K,
     DEFAULT_TAU,
@@ -24,7 +23,7 @@ from evaluation.crux.matrix.matrix import (
     matrix_options,
 )
 from evaluation.crux.matrix.stored import UNPARSABLE, judgment_array, load_stored, rating_rows
-from evaluation.shared.degenerate import JudgeWarning, tied_runs
+from evaluation.shared.degenerate import JudgeWarning, rating_warnings, tied_runs
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.registry import Endpoint
+from api.registry import Endpoint, ResultTable
 from api.result_rows import (
+    FILTERS,
     ResultRowsForm,
+    filter_parameters,
     named_run,
     named_topic,
     query_form,
@@ -43,7 +45,7 @@ class DenseResultsApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("run", "k", "topic")] + PAGED,
+        parameters=filter_parameters(*FILTERS) + PAGED,
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
@@ -62,7 +64,7 @@ class DenseResultsApiView(APIView):
 class DenseSummaryApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
-    @extend_schema(parameters=[OpenApiParameter("run", str)], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=filter_parameters("run"), responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response:
         """Per run and k: questions, uncertain share, mean DSE, accuracy, AUROC and AUARC of
         DSE (``manage.py dense --summary``); CSV without the accuracy bins."""
@@ -78,8 +80,10 @@ class DenseSummaryApiView(APIView):
         )
 
 
-def api_endpoints() -> tuple[Endpoint, ...]:
+def api_endpoints() -> tuple[Endpoint | ResultTable, ...]:
     return (
         Endpoint("dense-results", "collections/<str:name>/dense/", DenseResultsApiView),
         Endpoint("dense-summary", "collections/<str:name>/dense/summary/", DenseSummaryApiView),
+        # Its stored results as rows (Client.results).
+        ResultTable("dense", "api-dense-results", FILTERS),
     )

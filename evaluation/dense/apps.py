@@ -44,7 +44,6 @@ class DenseConfig(MethodConfig):
                     name=KIND,
                     label="DENSE",
                     queue="gpu",
-                    needs=("reteval",),  # the demo's queue order: after LLM-retEval
                     description=(
                         "DENSE uncertainty of each question under a run's top-k: rephrased "
                         "chunks, greedy answers, the entailment graph, DSE, chunk diagnosis and "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -27,19 +25,6 @@ class DenseJobForm(declared_form(DenseJobParams, CollectionJobForm)):
     field_order = ["run"]
 
     run = forms.ModelChoiceField(queryset=Run.objects.none(), empty_label=None)
-
-    def clean(self) -> dict:
-        data = super().clean()
-        if data.get("pool") is not None and data.get("k") is not None and data["pool"] < data["k"]:
-            self.add_error("pool", "The refinement pool must hold at least k passages.")
-        return data
-
-    def params(self) -> DenseJobParams:
-        values = DenseJobParams.declared().form_values(self.cleaned_data)
-        return DenseJobParams(run_id=self.cleaned_data["run"].pk, **values)
-
-    def job_params(self) -> dict[str, Any]:
-        return self.params().as_params(self.cleaned_data["run"])
 
 
 class DenseRunFilterForm(forms.Form):

@@ -19,9 +19,9 @@ from crux_app.models import Job, Run, Topic
 from evaluation.backends.base import Embedder, Generator, NLIModel
 from evaluation.backends.lazy_model import LazyModel
 from evaluation.dense.engine import DenseEngine
-from evaluation.dense.method.pipeline import PipelineQuestion, PipelineResult, run_pipeline
 from evaluation.dense.models import DenseResult, dense_key
 from evaluation.dense.params import DenseJobParams
+from evaluation.dense.pipeline import PipelineQuestion, PipelineResult, run_pipeline
 from evaluation.shared.lexical_match import lexical_match
 
 KIND = "dense"

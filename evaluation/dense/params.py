@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from crux_app.models import Run
-from crux_app.parameters import JobParameters, param
+from crux_app.parameters import JobParameters, ParameterError, param
 from evaluation.dense.engine import DenseSettings
 from evaluation.dense.method.graph import DEFAULT_THRESHOLD
-from evaluation.dense.method.pipeline import PipelineSettings
+from evaluation.dense.pipeline import PipelineSettings
 
 DEFAULT_K = 5
 MAX_K = 20
@@ -43,7 +43,11 @@ class DenseJobParams(JobParameters):
 
     def check(self) -> None:
         if self.pool < self.k:
-            raise ValueError(f"job parameter 'pool' ({self.pool}) must be >= k ({self.k})")
+            raise ParameterError(
+                f"job parameter 'pool' ({self.pool}) must be >= k ({self.k}): the refinement "
+                "pool must hold at least k passages",
+                "pool",
+            )
 
     def as_params(self, run: Run | None = None) -> dict[str, Any]:
         """The JSON params of a job; the run's name is kept for display only."""

@@ -164,6 +164,7 @@ def to_dict(report: JudgeReport) -> dict[str, object]:
         "swaps": swaps(report),
         "ppi": ppi(report),
         "self_consistency": report.self_consistency,
+        "warnings": [w.as_dict() for w in report.warnings],
     }
 
 

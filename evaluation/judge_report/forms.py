@@ -11,8 +11,10 @@ from django import forms
 from annotation.campaign_setup import MAX_OVERLAP, MAX_SEED
 from annotation.models import Campaign
 from crux_app.inputs import collection_judges, qrels_sources
+from crux_app.judge_choice import default_pair, is_human, is_machine
 from crux_app.judge_ensembles import ensemble_statuses
 from crux_app.models import Collection, Judge
+from crux_app.read_parameters import TAU, K, whole_taus
 from evaluation.judge_report.label_campaign import LabelPlan
 from evaluation.judge_report.method.ranking_agreement import Bootstrap
 from evaluation.judge_report.metrics import NDCG, metrics
@@ -20,7 +22,8 @@ from evaluation.judge_report.report import JudgeReportParams
 from evaluation.judge_report.scores import judge_kind_text
 from evaluation.leaderboard.columns import groups, judge_report_judges
 
-MAX_K = 1000  # the deepest cutoff a page evaluates (as the leaderboard's)
+MAX_K = K.maximum  # the declared read-side k's (crux_app.read_parameters)
+TAUS = whole_taus()  # the declared tau's whole values
 MAX_RESAMPLES = 5000
 DEFAULT_PAGE_RESAMPLES = 1000
 FORMATS = [("", "page"), ("json", "JSON"), ("html", "HTML report")]
@@ -82,20 +85,46 @@ def judge_pools(collection: Collection) -> list[tuple[str, list[str]]]:
     return pools
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A judge (or qrels source) of a pool, as ``crux_app.judge_choice`` ranks it."""
+
+    id: int
+    name: str
+    kind: str
+    n_judgments: int = 0
+    n_topics: int = 0
+    degenerate: bool = False
+
+
+def pool_candidates(collection: Collection, names: list[str]) -> list[Candidate]:
+    """The pool's judges with their passage ratings in the collection where they have some
+    (how many, on how many topics, nearly constant or not), else their kind only; a qrels
+    source that is no judge is of kind "qrels"."""
+    rated = {j.name: j for j in collection_judges(collection)}
+    kinds = dict(Judge.objects.filter(name__in=names).values_list("name", "kind"))
+    out = []
+    for i, name in enumerate(names):
+        j = rated.get(name)
+        if j is not None:
+            out.append(Candidate(i, name, j.kind, j.n_judgments, j.n_topics, j.degenerate))
+        else:
+            out.append(Candidate(i, name, kinds.get(name, "qrels")))
+    return out
+
+
 def default_judges(collection: Collection) -> DefaultReport | None:
-    """An LLM judge as A and a person as B under the first metric that has both, else the
-    first two judges of the first metric that has two; nDCG over passage ratings comes first."""
+    """``crux_app.judge_choice.default_pair`` under the first metric that has a machine judge
+    and a person, else under the first that has two judges; nDCG over passage ratings comes
+    first. A nearly constant judge is never picked while another is there."""
     pools = [(metric, names) for metric, names in judge_pools(collection) if names]
-    named = {name for _, names in pools for name in names}
-    kinds = dict(Judge.objects.filter(name__in=named).values_list("name", "kind"))
-    for metric, names in pools:
-        llm = [n for n in names if kinds.get(n) == Judge.Kind.LLM]
-        human = [n for n in names if kinds.get(n) == Judge.Kind.HUMAN]
-        if llm and human:
-            return DefaultReport(llm[0], human[0], metric)
-    for metric, names in pools:
-        if len(names) >= 2:
-            return DefaultReport(names[0], names[1], metric)
+    pairs = [(metric, default_pair(pool_candidates(collection, names))) for metric, names in pools]
+    for metric, pair in pairs:
+        if pair is not None and is_machine(pair[0]) and is_human(pair[1]):
+            return DefaultReport(pair[0].name, pair[1].name, metric)
+    for metric, pair in pairs:
+        if pair is not None:
+            return DefaultReport(pair[0].name, pair[1].name, metric)
     return None
 
 
@@ -115,7 +144,7 @@ class JudgeReportForm(forms.Form):
     judge_a = forms.ChoiceField(label="Judge A")
     judge_b = forms.ChoiceField(label="Judge B")
     metric = forms.ChoiceField(initial=NDCG)
-    k = forms.IntegerField(min_value=1, max_value=MAX_K, initial=10)
+    k = forms.IntegerField(min_value=K.minimum, max_value=MAX_K, initial=K.default)
     resamples = forms.IntegerField(
         min_value=0, max_value=MAX_RESAMPLES, initial=DEFAULT_PAGE_RESAMPLES, required=False
     )
@@ -170,11 +199,14 @@ class LabelCampaignForm(forms.Form):
 
     judge_a = forms.ChoiceField()
     judge_b = forms.ChoiceField()
-    k = forms.IntegerField(min_value=1, max_value=MAX_K, initial=10)
+    k = forms.IntegerField(min_value=K.minimum, max_value=MAX_K, initial=K.default)
     unit = forms.ChoiceField(choices=UNIT_CHOICES, initial="topics")
     strategy = forms.ChoiceField(choices=STRATEGY_CHOICES, initial="random")
     measure = forms.ChoiceField(choices=MEASURE_CHOICES, initial="disagreement")
-    tau = forms.IntegerField(min_value=1, max_value=5, initial=3)
+    # The declared tau's whole values (crux_app.read_parameters): ratings are whole numbers.
+    tau = forms.IntegerField(
+        min_value=int(TAUS[0][0]), max_value=int(TAUS[-1][0]), initial=int(TAU.default)
+    )
     n = forms.IntegerField(label="N", min_value=1, max_value=MAX_LABEL_N, initial=5)
     seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, initial=0)
     name = forms.CharField(max_length=200, label="Campaign name")

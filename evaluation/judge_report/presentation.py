@@ -133,8 +133,33 @@ def context(report: JudgeReport) -> dict[str, object]:
             for s in data["swaps"]
         ],
         "ppi_rows": _ppi_rows(data),
-        "figures": [
-            {"id": "judge-scatter", "data_id": "judge-scatter-data", "spec": scatter(data)},
-            {"id": "tau-histogram", "data_id": "tau-histogram-data", "spec": tau_histogram(data)},
-        ],
+        "figures": figures(data),
+        "tau_histogram_absent": tau_histogram_absent(data),
+        "warnings": report.warnings,
     }
+
+
+def tau_histogram_absent(data: dict) -> str:
+    """Why the per-topic tau chart is not drawn ("" when it is): no topic has a tau."""
+    if any(data["per_topic"]["histogram"]["counts"]):
+        return ""
+    why = data["run_ranking"].get("not_measurable")
+    if why:
+        return f"No per-topic Kendall τ is drawn: {why}."
+    return (
+        "No per-topic Kendall τ is drawn: it is defined on no topic (a topic needs at least two "
+        "runs with scores under both judges that neither judge ties)."
+    )
+
+
+def figures(data: dict) -> list[dict[str, object]]:
+    """The run scores under A vs B when a run has both, and the per-topic tau histogram when a
+    topic has a tau: an empty chart would look like a figure."""
+    found = []
+    if data["run_ranking"]["runs"]:  # the runs table says when none has both scores
+        spec = scatter(data)
+        found.append({"id": "judge-scatter", "data_id": "judge-scatter-data", "spec": spec})
+    if not tau_histogram_absent(data):
+        spec = tau_histogram(data)
+        found.append({"id": "tau-histogram", "data_id": "tau-histogram-data", "spec": spec})
+    return found

@@ -19,7 +19,7 @@ from datetime import datetime
 import numpy as np
 from django.utils import timezone
 
-from crux_app.inputs import EvaluationInputError
+from crux_app.inputs import EvaluationInputError, collection_judges
 from crux_app.judge_ensembles import EnsembleStatus, ensemble_statuses
 from crux_app.models import Collection
 from evaluation.judge_report.campaign_notes import biased_campaigns
@@ -45,6 +45,7 @@ from evaluation.judge_report.scores import (
     top_k,
 )
 from evaluation.judge_report.self_consistency import build_self_consistency
+from evaluation.shared.degenerate import JudgeWarning, judges_rating_warnings
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,8 @@ class JudgeReport:
     selection_notes: list[str] = field(default_factory=list)
     # The LLM judge's sampled repeats against people (None: it was never re-run).
     self_consistency: dict | None = None
+    # A judge whose passage ratings in the collection are nearly constant or unparsable.
+    warnings: list[JudgeWarning] = field(default_factory=list)
 
     @property
     def reference_side(self) -> JudgeSide:
@@ -235,6 +238,8 @@ def build_report(collection: Collection, params: JudgeReportParams) -> JudgeRepo
                 "suggestion before labelling, so it is no blind human reference and agrees with "
                 "that judge more than blind labels would"
             )
+    scope = f"in {collection.name}"
+    report.warnings = judges_rating_warnings(collection_judges(collection), scope, names)
     _ranking(report)
     _ppi(report)
     report.self_consistency = _self_consistency(collection, params)

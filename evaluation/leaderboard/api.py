@@ -16,11 +16,12 @@ from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
 from api.registry import Endpoint
+from api.result_rows import filter_parameters
 from api.tabular import TABULAR_RENDERERS, flat_rows, number, wants_csv
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from evaluation.leaderboard.board_cache import leaderboard, page_inputs
-from evaluation.leaderboard.forms import FORM_DEFAULTS, LeaderboardForm
+from evaluation.leaderboard.forms import EVALUATION_SCHEMAS, FORM_DEFAULTS, LeaderboardForm
 from evaluation.leaderboard.table import Leaderboard
 
 # Column key -> the metric's name in the API: ir_measures' names for the IR measures; any other
@@ -54,9 +55,10 @@ class LeaderboardApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[
+        parameters=filter_parameters("judge", "tau", "k", schemas=EVALUATION_SCHEMAS)
+        + [
             OpenApiParameter(n, OpenApiTypes.STR)
-            for n in ("judge", "tau", "k", "qrels", "qrels_source", "missing_as_zero", "sort")
+            for n in ("qrels", "qrels_source", "missing_as_zero", "sort")
         ]
         + [OpenApiParameter("order", OpenApiTypes.STR, enum=["asc", "desc"])],
         responses=OpenApiTypes.OBJECT,

@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from crux_app.inputs import EvaluationInputError, check_tau
+from crux_app.read_parameters import K_ORACLE, TAU, K
 from crux_app.registry import Registry
 
 if TYPE_CHECKING:
     from crux_app.models import Collection
     from evaluation.shared.degenerate import JudgeWarning
-
-K_ORACLE = "oracle"  # k = |O|, the size of each topic's oracle, instead of a fixed depth
 
 
 @dataclass(frozen=True)
@@ -32,8 +31,8 @@ class LeaderboardParams:
     """What every column reads: judge, relevance threshold tau, depth k, qrels source."""
 
     judge: str | None = None  # judge name; None = crux_app.judge_choice's default
-    tau: float = 3.0
-    k: int | str = 10  # or K_ORACLE
+    tau: float = TAU.default  # the declared read side's (crux_app.read_parameters)
+    k: int | str = K.default  # or K_ORACLE (|O|, each topic's oracle size)
     qrels_source: str | None = None  # None = the source with the most rows
     missing_as_zero: bool = False
 

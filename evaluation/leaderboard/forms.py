@@ -5,31 +5,35 @@ from __future__ import annotations
 
 from django import forms
 
+from crux_app import read_parameters
+from crux_app.client_input import text_problem
 from crux_app.inputs import JudgeInfo
 from crux_app.judge_choice import default_rule
-from evaluation.leaderboard.columns import K_ORACLE, LeaderboardParams
+from crux_app.read_parameters import (
+    JUDGE,
+    TAU,
+    K,
+    k_or_oracle_schema,
+    whole_tau_schema,
+    whole_taus,
+)
+from evaluation.leaderboard.columns import LeaderboardParams
 from evaluation.leaderboard.table import default_sort, sort_keys
 
-TAUS = [(str(t), str(t)) for t in range(1, 6)]
+TAUS = whole_taus()  # the declared tau's whole numbers (crux_app.read_parameters)
 ORDER = [("desc", "descending"), ("asc", "ascending")]
-FORM_DEFAULTS = {"tau": "3", "k": "10"}
-# The deepest cutoff a page evaluates: the metrics allocate topics x k arrays, so an unbounded
-# k is an unbounded request (k = 10**9 asked for tens of GB).
-MAX_K = 1000
-SHOWN_CHARS = 40  # of a refused value, in its error message
+FORM_DEFAULTS = {"tau": f"{TAU.default:g}", "k": str(K.default)}  # the declared defaults
+MAX_K = K.maximum  # the declared k's bound (crux_app.read_parameters)
+# The API's description of these selectors: whole taus, and k or 'oracle'.
+EVALUATION_SCHEMAS = {"tau": whole_tau_schema(), "k": k_or_oracle_schema()}
 
 
 def parse_k(value: str) -> int | str:
-    """An integer from 1 to ``MAX_K`` (ASCII digits), or ``oracle`` (|O| per topic)."""
-    value = (value or "").strip()
-    if value == K_ORACLE:
-        return value
-    short_digits = value.isascii() and value.isdigit() and len(value) <= len(str(MAX_K))
-    if short_digits and 1 <= int(value) <= MAX_K:
-        return int(value)
-    raise forms.ValidationError(
-        f"k must be an integer from 1 to {MAX_K} or {K_ORACLE!r}, got {value[:SHOWN_CHARS]!r}"
-    )
+    """The declared k (ASCII digits within its bounds), or ``oracle`` (|O| per topic)."""
+    try:
+        return read_parameters.parse_k(value)
+    except ValueError as refused:
+        raise forms.ValidationError(str(refused)) from None
 
 
 class TextModelChoiceField(forms.ModelChoiceField):
@@ -37,7 +41,7 @@ class TextModelChoiceField(forms.ModelChoiceField):
     PostgreSQL cannot compare (a NUL character) is an invalid choice, not a database error."""
 
     def to_python(self, value):
-        if isinstance(value, str) and "\x00" in value:
+        if isinstance(value, str) and text_problem(value):
             raise forms.ValidationError(
                 self.error_messages["invalid_choice"], code="invalid_choice"
             )
@@ -47,9 +51,12 @@ class TextModelChoiceField(forms.ModelChoiceField):
 class EvaluationForm(forms.Form):
     """GET parameters of an evaluation; every field has a default, so a bare URL works."""
 
-    judge = forms.ChoiceField(required=False)
-    tau = forms.TypedChoiceField(choices=TAUS, coerce=int, required=False, empty_value=3)
-    k = forms.CharField(required=False, empty_value="10")
+    # The declared judge, tau and k (crux_app.read_parameters); blank: their defaults.
+    judge = forms.ChoiceField(required=False, help_text=JUDGE.help)
+    tau = forms.TypedChoiceField(
+        choices=TAUS, coerce=float, required=False, empty_value=TAU.default, help_text=TAU.help
+    )
+    k = forms.CharField(required=False, empty_value=str(K.default), help_text=K.help)
     qrels_source = forms.ChoiceField(required=False)
     missing_as_zero = forms.BooleanField(required=False)
 
@@ -65,14 +72,14 @@ class EvaluationForm(forms.Form):
         ]
 
     def clean_k(self) -> int | str:
-        return parse_k(self.cleaned_data.get("k") or "10")
+        return parse_k(self.cleaned_data.get("k") or str(K.default))
 
     def params(self) -> LeaderboardParams:
         """The parameters every column reads (call after is_valid())."""
         data = self.cleaned_data
         return LeaderboardParams(
             judge=data.get("judge") or None,
-            tau=float(data.get("tau") or 3),
+            tau=float(data.get("tau") or TAU.default),
             k=data["k"],
             qrels_source=data.get("qrels_source") or None,
             missing_as_zero=bool(data.get("missing_as_zero")),

@@ -13,7 +13,12 @@ from crux_app.models import Collection, Run
 from evaluation.leaderboard.columns import Column, LeaderboardParams, columns, groups
 from evaluation.leaderboard.depths import CellNote, DepthOption, Depths, collection_depths
 from evaluation.shared.degenerate import JudgeWarning, tied_runs
-from evaluation.shared.metric_agreement import AgreementMatrix, kendall_matrix, not_measurable
+from evaluation.shared.metric_agreement import (
+    MIN_RANKED,
+    AgreementMatrix,
+    kendall_matrix,
+    not_measurable,
+)
 
 TABLE_ANCHOR = "#leaderboard-table"
 
@@ -79,6 +84,12 @@ class Leaderboard:
     def any_tau(self) -> bool:
         """Whether any pair of columns has a defined tau (one run: none has)."""
         return any(t.tau is not None for t in self.agreement.taus.values())
+
+    @property
+    def may_chart(self) -> bool:
+        """Whether some selection can draw the tau heatmap: the collection has at least
+        ``MIN_RANKED`` runs (the page loads plotly only then; the selectors never add runs)."""
+        return len(self.rows) >= MIN_RANKED
 
     @property
     def tau_not_measurable(self) -> str:

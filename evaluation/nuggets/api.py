@@ -13,8 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused
-from api.registry import Endpoint
+from api.registry import Endpoint, ResultTable
 from crux_app.models import Collection
+from crux_app.read_parameters import JUDGE, filter_schema
 from evaluation.nuggets.forms import LossFilterForm
 from evaluation.nuggets.losses import (
     losses_json,
@@ -24,9 +25,18 @@ from evaluation.nuggets.losses import (
     support_judges,
 )
 from evaluation.nuggets.page import Choice, choose
+from evaluation.nuggets.params import LossParams
 from evaluation.nuggets.run_scores import assignment_judges, run_scores, scores_json
 
-SELECTORS = ("judge", "support_judge", "sentence_judge", "k", "tau")
+JUDGES = ("judge", "support_judge", "sentence_judge")
+SELECTORS = (*JUDGES, "k", "tau")
+# Each judge selector is the declared read-side judge; k and tau are LossParams' (the same).
+JUDGE_PARAMETERS = [
+    OpenApiParameter(n, filter_schema(JUDGE), description=f"{n}: {JUDGE.help}") for n in JUDGES
+]
+LOSS_PARAMETERS = [
+    OpenApiParameter(p.name, filter_schema(p), description=p.help) for p in LossParams.declared()
+]
 
 
 def _choice(request: Request, name: str) -> tuple[Collection, Choice]:
@@ -44,7 +54,7 @@ def _choice(request: Request, name: str) -> tuple[Collection, Choice]:
 
 
 class NuggetScoresApiView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("judge", str)], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=JUDGE_PARAMETERS[:1], responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response:
         """Per run and topic the four nugget scores of one judge's assignments, and means."""
         collection, choice = _choice(request, name)
@@ -54,9 +64,7 @@ class NuggetScoresApiView(APIView):
 
 
 class NuggetLossesApiView(APIView):
-    @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in SELECTORS], responses=OpenApiTypes.OBJECT
-    )
+    @extend_schema(parameters=JUDGE_PARAMETERS + LOSS_PARAMETERS, responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response:
         """Per run the vital nuggets lost to retrieval, to generation, stated unsupported, or
         delivered (with Wilson intervals when the assignment judge is a person)."""
@@ -69,9 +77,11 @@ class NuggetLossesApiView(APIView):
         return Response(losses_json(per_run, settings))
 
 
-def api_endpoints() -> tuple[Endpoint, ...]:
+def api_endpoints() -> tuple[Endpoint | ResultTable, ...]:
     """Declared in NuggetsConfig (apps.py)."""
     return (
         Endpoint("nugget-scores", "collections/<str:name>/nuggets/", NuggetScoresApiView),
         Endpoint("nugget-losses", "collections/<str:name>/nugget-losses/", NuggetLossesApiView),
+        # Its stored results as rows (Client.results).
+        ResultTable("nuggets", "api-nugget-scores", ("judge",), rows="runs"),
     )

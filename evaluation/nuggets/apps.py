@@ -17,6 +17,7 @@ class NuggetsConfig(MethodConfig):
         from evaluation.nuggets.assignment_task_type import NUGGET_ASSIGNMENT
         from evaluation.nuggets.forms import KIND, NuggetJobForm
         from evaluation.nuggets.job_estimate import estimate_nuggets
+        from evaluation.nuggets.judge_labels import SOURCES as JUDGE_LABELS
         from evaluation.nuggets.leaderboard_columns import GROUP
         from evaluation.nuggets.post_edit_task import NUGGET_POST_EDITING
         from evaluation.nuggets.topic_summary import SUMMARY
@@ -60,6 +61,7 @@ class NuggetsConfig(MethodConfig):
             leaderboard_columns=(GROUP,),
             agreement_sources=(SOURCE,),
             topic_summary=SUMMARY,
+            judge_labels=JUDGE_LABELS,
             api_endpoints=api_endpoints(),
             annotation_task_types=(NUGGET_ASSIGNMENT, NUGGET_POST_EDITING),
             review_label_sources=(ASSIGNMENT_REVIEW,),

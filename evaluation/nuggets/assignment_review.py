@@ -127,10 +127,12 @@ def write_adjudicated(judge_id: int, item: Any, label: Label, note: str) -> bool
     return True
 
 
-def clear_adjudicated(judge_id: int) -> set[int]:
-    """Remove an adjudicated judge's assignments (before a merge rebuilds them); the topics
-    they were on."""
-    found = NuggetAssignment.objects.filter(judge_id=judge_id)
+def clear_adjudicated(judge_id: int, collection_ids: set[int]) -> set[int]:
+    """Remove an adjudicated judge's assignments on these collections (before a merge
+    rebuilds them); the topics they were on."""
+    found = NuggetAssignment.objects.filter(
+        judge_id=judge_id, nugget__topic__collection_id__in=collection_ids
+    )
     topics = set(found.values_list("nugget__topic_id", flat=True))
     found.delete()
     return topics

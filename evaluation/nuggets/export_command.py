@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from django.core.management.base import BaseCommand, CommandError
 
 from crux_app.models import Collection, Judge
+from crux_app.read_parameters import JUDGE  # the declared read side
 from evaluation.nuggets.exports import json_line
 
 
@@ -16,7 +17,9 @@ class ExportCommand(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
         if self.needs_judge:
-            parser.add_argument("--judge", required=True, help="the judge's name")
+            parser.add_argument(
+                "--judge", required=True, type=JUDGE.option_value_of(str), help="the judge's name"
+            )
         parser.add_argument("--output", default="-", help="file to write (default: stdout)")
 
     def objects(self, collection: Collection, judge: Judge | None) -> Iterator[dict]:

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from crux_app.dataio.errors import ImportFailure
 from crux_app.dataio.readers import Record, read_jsonl
+from evaluation.nuggets.method.list_edits import clean_text
 from evaluation.nuggets.method.scores import ASSIGNMENTS, IMPORTANCES
+from evaluation.nuggets.post_edit_answers import MAX_NUGGETS, MAX_TEXT_CHARS
 
 MAX_ID = 200  # Topic.external_id and Run.name
 
@@ -79,6 +81,14 @@ def _nugget(record: Record, index: int, item: dict, with_assignment: bool) -> Nu
     text = item.get("text")
     if not isinstance(text, str) or not text.strip():
         raise record.fail(f"{where}: 'text' must be a non-empty string")
+    # Refused here, not when an annotator submits it: the post-editing workspace takes no
+    # longer nugget, so such an item could never be submitted.
+    length = len(clean_text(text))
+    if length > MAX_TEXT_CHARS:
+        raise record.fail(
+            f"{where}: 'text' is {length:,} characters long, at most {MAX_TEXT_CHARS} "
+            "(a nugget is one short statement)"
+        )
     importance = item.get("importance")
     if importance not in IMPORTANCES:
         raise record.fail(f"{where}: 'importance' must be vital or okay, got {importance!r}")
@@ -112,6 +122,13 @@ def read_nuggets(path: Path, label: str, progress: bool = False) -> list[TopicNu
         _once(record, (qid,), seen)
         query = record.field("query", str)
         items = _objects(record, "nuggets")
+        # Refused here for the reason long texts are: the post-editing workspace takes no
+        # longer list, so the topic's post-editing item could never be submitted.
+        if len(items) > MAX_NUGGETS:
+            raise record.fail(
+                f"topic '{qid}' has {len(items):,} nuggets, at most {MAX_NUGGETS} "
+                "(the post-editing workspace's cap on a topic's list)"
+            )
         nuggets = tuple(_nugget(record, i, item, False) for i, item in enumerate(items))
         topics.append(TopicNuggets(record.line, qid, query, nuggets))
     return _nonempty(topics, label)

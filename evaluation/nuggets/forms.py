@@ -3,9 +3,6 @@ judging job's start form (its declared parameters, ``params.py``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
-
 from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm
@@ -50,7 +47,3 @@ class NuggetJobForm(declared_form(NuggetJobParams, CollectionJobForm)):
     """Start a nugget judging job: the fields declared in ``params.py``."""
 
     job_kind = KIND
-
-    def job_params(self) -> dict[str, Any]:
-        values = NuggetJobParams.declared().form_values(self.cleaned_data)
-        return asdict(NuggetJobParams(**values))

@@ -32,7 +32,13 @@ from evaluation.nuggets.method.prompts import (
     assignment_prompt,
     sentence_support_prompt,
 )
-from evaluation.nuggets.models import AnswerSentence, Nugget, NuggetAssignment, SentenceSupport
+from evaluation.nuggets.models import (
+    AnswerSentence,
+    Nugget,
+    NuggetAssignment,
+    NuggetPassageRating,
+    SentenceSupport,
+)
 from evaluation.nuggets.params import NuggetJobParams
 
 KIND = "nuggets"
@@ -65,24 +71,24 @@ def llm_judge(model_id: str, prompt_version: str) -> Judge:
 
 
 def top_passages(topic: Topic, limit: int) -> list[Passage]:
-    """The topic's best judged passages with text: qrels grade first, then CRUX ratings."""
-    graded = (
-        PassageQrel.objects.filter(topic=topic, grade__gt=0, passage__has_text=True)
-        .values("passage_id")
-        .annotate(best=Max("grade"))
-        .order_by("-best", "passage_id")
+    """The topic's best judged passages with text: qrels grade first, then CRUX ratings, then
+    the nugget-passage ratings (a collection judged only for its nuggets has those alone)."""
+    sources = (  # (rows, the column whose best value ranks a passage)
+        (PassageQrel.objects.filter(topic=topic, grade__gt=0), "grade"),
+        (Judgment.objects.filter(topic=topic, passage__isnull=False, rating__gt=0), "rating"),
+        (NuggetPassageRating.objects.filter(nugget__topic=topic, rating__gt=0), "rating"),
     )
-    ids = [row["passage_id"] for row in graded]
-    if len(ids) < limit:
-        rated = (
-            Judgment.objects.filter(
-                topic=topic, passage__isnull=False, passage__has_text=True, rating__gt=0
-            )
+    ids: list[int] = []
+    for rows, column in sources:
+        if len(ids) >= limit:
+            break
+        ranked = (
+            rows.filter(passage__has_text=True)
             .values("passage_id")
-            .annotate(best=Max("rating"))
+            .annotate(best=Max(column))
             .order_by("-best", "passage_id")
         )
-        ids += [row["passage_id"] for row in rated if row["passage_id"] not in ids]
+        ids += [row["passage_id"] for row in ranked if row["passage_id"] not in ids]
     passages = Passage.objects.in_bulk(ids[:limit])
     return [passages[pk] for pk in ids[:limit]]
 

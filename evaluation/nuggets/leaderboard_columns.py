@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evaluation.leaderboard.columns import Column, ColumnGroup, GroupValues
+from evaluation.nuggets.judge_warnings import ASSIGNMENTS, default_of
 from evaluation.nuggets.method.scores import SCORE_NAMES
 from evaluation.nuggets.run_scores import assignment_judges, run_scores
 
@@ -42,7 +43,7 @@ def scoring_judge(collection: Collection, params: LeaderboardParams) -> Judge | 
     for judge in known:
         if judge.name == params.judge:
             return judge
-    return known[0] if known else None
+    return default_of(collection, known, ASSIGNMENTS)
 
 
 def assignment_judge_names(collection: Collection) -> list[str]:

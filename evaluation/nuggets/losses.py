@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count
 
 from crux_app.models import Collection, GeneratedOutput, Judge, Judgment, RunEntry
+from crux_app.read_parameters import TAU, K
 from evaluation.nuggets.method.attribution import (
     CATEGORIES,
     NuggetEvidence,
@@ -39,8 +40,8 @@ from evaluation.nuggets.models import (
     SentenceSupport,
 )
 
-DEFAULT_K = 10
-DEFAULT_TAU = 3  # CRUX's answerability threshold on the 0-5 rating scale
+DEFAULT_K = K.default  # the read side's declared k and tau (crux_app.read_parameters)
+DEFAULT_TAU = TAU.default  # CRUX's answerability threshold on the 0-5 rating scale
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class LossSettings:
     judge: Judge  # whose assignments say what the answer states
     support_judge: Judge | None  # whose nugget-passage ratings say what supports a nugget
     k: int = DEFAULT_K
-    tau: int = DEFAULT_TAU
+    tau: float = DEFAULT_TAU
     sentence_judge: Judge | None = None  # whose sentence-citation grades back stated nuggets
 
 

@@ -7,6 +7,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from crux_app.models import Collection, GeneratedOutput, Judge, Passage, Topic
+from evaluation.nuggets.judge_warnings import (
+    ASSIGNMENTS,
+    GRADES,
+    RATINGS,
+    Labels,
+    default_of,
+    nugget_warnings,
+)
 from evaluation.nuggets.losses import (
     LossSettings,
     NuggetLoss,
@@ -21,6 +29,7 @@ from evaluation.nuggets.method.attribution import CATEGORIES, category_counts
 from evaluation.nuggets.models import AnswerSentence, Nugget, NuggetEdit
 from evaluation.nuggets.params import LossParams
 from evaluation.nuggets.run_scores import RunScore, assignment_judges, run_scores
+from evaluation.shared.degenerate import JudgeWarning
 
 
 @dataclass(frozen=True)
@@ -31,23 +40,27 @@ class Choice:
     sentence_judges: list[Judge] = field(default_factory=list)
 
 
-def _named(judges: list[Judge], name: str | None) -> Judge | None:
-    """The judge of that name, or (no name given) the first: the one with the most labels."""
-    return next((j for j in judges if j.name == name), judges[0] if judges else None)
+def _named(
+    collection: Collection, judges: list[Judge], name: str | None, labels: Labels
+) -> Judge | None:
+    """The judge of that name, or (no name given) the one rule's default
+    (``crux_app.judge_choice``: a person, else the most informative machine judge)."""
+    found = next((j for j in judges if j.name == name), None)
+    return found if found is not None else default_of(collection, judges, labels)
 
 
 def choose(collection: Collection, data: dict, params: LossParams) -> Choice:
     judges, supports = assignment_judges(collection), support_judges(collection)
     graders = sentence_judges(collection)
-    judge = _named(judges, data.get("judge"))
+    judge = _named(collection, judges, data.get("judge"), ASSIGNMENTS)
     settings = None
     if judge is not None:
         settings = LossSettings(
             judge,
-            _named(supports, data.get("support_judge")),
+            _named(collection, supports, data.get("support_judge"), RATINGS),
             params.k,
             params.tau,
-            _named(graders, data.get("sentence_judge")),
+            _named(collection, graders, data.get("sentence_judge"), GRADES),
         )
     return Choice(judges, supports, settings, graders)
 
@@ -67,6 +80,7 @@ class CollectionPage:
     topics: list[TopicCounts] = field(default_factory=list)
     figure: dict = field(default_factory=dict)
     nuggets: int = 0
+    warnings: list[JudgeWarning] = field(default_factory=list)  # nearly constant judges
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -83,6 +97,7 @@ def collection_page(collection: Collection, choice: Choice) -> CollectionPage:
     settings = choice.settings
     if settings is None:
         return page
+    page.warnings = nugget_warnings(collection, settings)
     page.scores = run_scores(collection, settings.judge)
     rows = nugget_losses(collection, settings)
     page.losses = run_losses(rows, settings.judge.kind == Judge.Kind.HUMAN)
@@ -128,6 +143,7 @@ class TopicPage:
     nuggets: list[Nugget]
     runs: list[RunView] = field(default_factory=list)
     edits: list[NuggetEdit] = field(default_factory=list)  # adopted post-edits, oldest first
+    warnings: list[JudgeWarning] = field(default_factory=list)  # nearly constant judges
 
 
 def _sentences(output: GeneratedOutput) -> list[SentenceView]:
@@ -147,6 +163,7 @@ def topic_page(topic: Topic, choice: Choice) -> TopicPage:
     page.edits = list(NuggetEdit.objects.filter(topic=topic).select_related("user"))
     if choice.settings is None:
         return page
+    page.warnings = nugget_warnings(topic.collection, choice.settings, "#nuggets-evidence")
     rows = nugget_losses(topic.collection, choice.settings, topic_pk=topic.pk)
     by_output: dict[int, list[NuggetLoss]] = defaultdict(list)
     for row in rows:

@@ -7,26 +7,19 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from crux_app.parameters import JobParameters, param
-from evaluation.nuggets.losses import DEFAULT_K, DEFAULT_TAU
+from crux_app.read_parameters import same_as
 
 
 @dataclass(frozen=True)
 class LossParams(JobParameters):
     command: ClassVar[str | None] = "nugget_losses"
-    k: int = param(
-        DEFAULT_K,
-        minimum=1,
-        maximum=1000,
-        label="Top k",
-        blank_default=True,
-        help="how deep in the run's ranking a supporting passage counts as retrieved",
+    # The read side's declared k and tau (crux_app.read_parameters), worded for this view.
+    k: int = same_as(
+        "k", help="how deep in the run's ranking a supporting passage counts as retrieved"
     )
-    tau: int = param(
-        DEFAULT_TAU,
-        minimum=1,
-        maximum=5,
+    tau: float = same_as(
+        "tau",
         label="Threshold tau",
-        blank_default=True,
         help="the lowest nugget-passage rating (0-5) that counts as support",
     )
 

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotation.answers import AnswerError
+from crux_app.client_input import InputRefused, loads_json
 from evaluation.nuggets.method.list_edits import (
     OPS,
     EditError,
@@ -142,9 +143,9 @@ def _decoded(raw: str | None) -> Any:
     if len(text) > MAX_ANSWER_CHARS:
         raise EditError(FIELD, f"is {len(text):,} characters long, at most {MAX_ANSWER_CHARS:,}")
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise EditError(FIELD, f"is not JSON ({error})") from None
+        return loads_json(FIELD, text)
+    except InputRefused as error:
+        raise EditError(error.field, error.message) from None
 
 
 def checked_answer(value: Any, payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,9 +17,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import field_error
-from api.registry import Endpoint
+from api.registry import Endpoint, ResultTable
 from api.result_rows import (
+    FILTERS,
     ResultRowsForm,
+    filter_parameters,
     named_run,
     named_topic,
     plain,
@@ -28,6 +30,7 @@ from api.result_rows import (
 )
 from api.tabular import TABULAR_RENDERERS, wants_csv
 from api.views.collections import collection_named
+from crux_app.read_parameters import filter_fields, filter_form
 from evaluation.reteval.method.verdicts import CATEGORIES
 from evaluation.reteval.models import RetEvalResult
 from evaluation.reteval.table import (
@@ -42,17 +45,21 @@ from evaluation.reteval.table import (
 PAGED = [OpenApiParameter(n, int) for n in ("page", "page_size")]
 
 
+JUDGE_WORDS = "a judge model id (absent: the judge with most results)"
+
+
 class RetEvalRowsForm(ResultRowsForm):
-    judge = forms.CharField(max_length=300, required=False)
+    judge = filter_fields("judge")["judge"]  # the declared read-side judge
     category = forms.ChoiceField(
         choices=[("", "any"), *((c, c) for c in CATEGORIES)], required=False
     )
 
 
-class RetEvalTableForm(forms.Form):
-    run = forms.CharField(max_length=200, required=False)
-    k = forms.IntegerField(min_value=1, max_value=10_000, required=False)
-    judge = forms.CharField(max_length=300, required=False)
+TABLE_FILTERS = ("run", "k", "judge")
+
+
+class RetEvalTableForm(filter_form(*TABLE_FILTERS)):
+    """The declared read-side run, k and judge (crux_app.read_parameters)."""
 
 
 def result_record(result: RetEvalResult) -> dict[str, Any]:
@@ -86,7 +93,7 @@ class RetEvalResultsApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("run", "k", "topic", "judge")]
+        parameters=filter_parameters(*FILTERS, "judge", judge=JUDGE_WORDS)
         + [OpenApiParameter("category", str, enum=list(CATEGORIES))]
         + PAGED,
         responses=OpenApiTypes.OBJECT,
@@ -118,7 +125,7 @@ class RetEvalTableApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("run", "k", "judge")],
+        parameters=filter_parameters(*TABLE_FILTERS, judge=JUDGE_WORDS),
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
@@ -140,8 +147,10 @@ class RetEvalTableApiView(APIView):
         return Response(plain(table_dict(table)))
 
 
-def api_endpoints() -> tuple[Endpoint, ...]:
+def api_endpoints() -> tuple[Endpoint | ResultTable, ...]:
     return (
         Endpoint("reteval-results", "collections/<str:name>/reteval/", RetEvalResultsApiView),
         Endpoint("reteval-table", "collections/<str:name>/reteval/table/", RetEvalTableApiView),
+        # Its stored results as rows (Client.results).
+        ResultTable("reteval", "api-reteval-results", (*FILTERS, "judge", "category")),
     )

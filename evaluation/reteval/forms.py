@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm, collection_runs
 from crux_app.models import Collection, Run
 from crux_app.parameters import declared_form
+from crux_app.read_parameters import JUDGE, K, filter_fields
 from evaluation.leaderboard.forms import TextModelChoiceField
 from evaluation.reteval.job import KIND
-from evaluation.reteval.params import MAX_K, RetEvalJobParams
+from evaluation.reteval.params import RetEvalJobParams
 
 
 class RetEvalJobForm(declared_form(RetEvalJobParams, CollectionJobForm)):
@@ -22,19 +21,12 @@ class RetEvalJobForm(declared_form(RetEvalJobParams, CollectionJobForm)):
 
     run = forms.ModelChoiceField(queryset=Run.objects.none())
 
-    def params(self) -> RetEvalJobParams:
-        values = RetEvalJobParams.declared().form_values(self.cleaned_data)
-        return RetEvalJobParams(run_id=self.cleaned_data["run"].pk, **values)
-
-    def job_params(self) -> dict[str, Any]:
-        return self.params().as_params(self.cleaned_data["run"])
-
 
 class RetEvalFilterForm(forms.Form):
     """GET filters of the results page; an empty field means every value."""
 
     run = TextModelChoiceField(queryset=Run.objects.none(), required=False, to_field_name="name")
-    k = forms.IntegerField(min_value=1, max_value=MAX_K, required=False)
+    k = filter_fields("k")["k"]  # the declared read-side k (crux_app.read_parameters)
     judge = forms.ChoiceField(required=False)
 
     def __init__(self, *args, collection: Collection, judges: list[str], **kwargs) -> None:
@@ -45,8 +37,9 @@ class RetEvalFilterForm(forms.Form):
 
 class FailureCampaignForm(forms.Form):
     run = forms.ModelChoiceField(queryset=Run.objects.none())
-    k = forms.IntegerField(min_value=1, max_value=MAX_K)
-    judge = forms.CharField(max_length=300)
+    # The declared read-side k and judge (crux_app.read_parameters).
+    k = forms.IntegerField(min_value=K.minimum, max_value=K.maximum)
+    judge = forms.CharField(max_length=JUDGE.max_length)
     overlap = forms.IntegerField(min_value=1, max_value=10, initial=2, label="Annotators per item")
     name = forms.CharField(max_length=200, required=False, help_text="empty: a generated name")
 

@@ -18,10 +18,11 @@ from rest_framework.views import APIView
 
 from api.errors import field_error
 from api.paging import ApiPagination
-from api.registry import Endpoint
-from api.result_rows import named_topic, plain, query_form
+from api.registry import Endpoint, ResultTable
+from api.result_rows import filter_parameters, named_topic, plain, query_form
 from api.tabular import TABULAR_RENDERERS, wants_csv
 from api.views.collections import collection_named
+from crux_app.read_parameters import filter_form
 from evaluation.scaar.export import CSV_COLUMNS, _external_ids, answer_record
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.scaar.page import collection_summaries
@@ -30,10 +31,11 @@ PAGED = [OpenApiParameter(n, int) for n in ("page", "page_size")]
 MAX_NAME = 200
 
 
-class ScaarRowsForm(forms.Form):
+class ScaarRowsForm(filter_form("topic")):
+    """The declared read-side ``topic`` filter (crux_app.read_parameters), and SCAAR's own."""
+
     system = forms.CharField(max_length=MAX_NAME, required=False)
     output = forms.CharField(max_length=MAX_NAME, required=False)
-    topic = forms.CharField(max_length=MAX_NAME, required=False)
 
 
 def _csv_record(analysis: ScaarAnalysis) -> dict[str, object]:
@@ -46,7 +48,9 @@ class ScaarAnswersApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("system", "output", "topic")] + PAGED,
+        parameters=[OpenApiParameter(n, str) for n in ("system", "output")]
+        + filter_parameters("topic")
+        + PAGED,
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
@@ -87,8 +91,10 @@ class ScaarSummaryApiView(APIView):
         return Response({"collection": collection.name, "summaries": rows})
 
 
-def api_endpoints() -> tuple[Endpoint, ...]:
+def api_endpoints() -> tuple[Endpoint | ResultTable, ...]:
     return (
         Endpoint("scaar-answers", "collections/<str:name>/scaar/", ScaarAnswersApiView),
         Endpoint("scaar-summary", "collections/<str:name>/scaar/summary/", ScaarSummaryApiView),
+        # Its stored results as rows (Client.results).
+        ResultTable("scaar", "api-scaar-answers", ("system", "output", "topic")),
     )

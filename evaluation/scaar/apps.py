@@ -39,8 +39,8 @@ class ScaarConfig(MethodConfig):
                     label="SCAAR",
                     queue="gpu",
                     # It analyses generated answers: those of answer generation and
-                    # LLM-retEval's RAG answers, and the demo queues it after the others.
-                    needs=("generate_answers", "reteval", "dense", "seper"),
+                    # LLM-retEval's RAG answers.
+                    needs=("generate_answers", "reteval"),
                     description=(
                         "SCAAR word contributions of generated answers: per-sentence "
                         "thresholds, retrieval triggers and percentile-filtered queries."

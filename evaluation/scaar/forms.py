@@ -31,9 +31,5 @@ class ScaarJobForm(declared_form(ScaarJobParams, CollectionJobForm)):
         )
         self.fields["system"].choices = [("", "(every system)")] + [(s, s) for s in systems]
 
-    def params(self) -> ScaarJobParams:
-        values = ScaarJobParams.declared().form_values(self.cleaned_data)
-        return ScaarJobParams(system=self.cleaned_data["system"] or None, **values)
-
-    def job_params(self) -> dict[str, Any]:
-        return self.params().as_params()
+    def parameter_values(self) -> dict[str, Any]:
+        return {**super().parameter_values(), "system": self.cleaned_data["system"] or None}

@@ -3,7 +3,7 @@ options and the job's parsing of its JSON params are made from them."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crux_app.parameters import JobParameters, param
@@ -34,9 +34,6 @@ class ScaarJobParams(JobParameters):
         None, max_length=200, describe="a system name", form=False, help="only these outputs"
     )
     batch_size: int = param(DEFAULT_BATCH_SIZE, minimum=1, maximum=MAX_BATCH_SIZE, form=False)
-
-    def as_params(self) -> dict[str, Any]:
-        return asdict(self)
 
     def settings(self) -> ScaarSettings:
         return ScaarSettings(theta0=self.theta0, alpha=self.alpha, weighting=self.weighting)

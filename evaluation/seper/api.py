@@ -16,9 +16,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
-from api.registry import Endpoint
+from api.registry import Endpoint, ResultTable
 from api.result_rows import (
+    FILTERS,
     ResultRowsForm,
+    filter_parameters,
     named_run,
     named_topic,
     plain,
@@ -28,6 +30,7 @@ from api.result_rows import (
 from api.tabular import TABULAR_RENDERERS, wants_csv
 from api.views.collections import collection_named
 from crux_app.inputs import EvaluationInputError
+from crux_app.read_parameters import TAU, filter_form
 from evaluation.leaderboard.columns import LeaderboardParams
 from evaluation.seper.correlations import run_deltas, seper_correlations
 from evaluation.seper.job import DEFAULT_K
@@ -42,16 +45,13 @@ class SeperRowsForm(ResultRowsForm):
     )
 
 
-class SeperCorrelationsForm(forms.Form):
-    k = forms.IntegerField(min_value=1, max_value=10_000, required=False)
-    judge = forms.CharField(max_length=300, required=False)
-    tau = forms.FloatField(max_value=5, required=False)  # the leaderboard's (0, 5]
+CORRELATION_FILTERS = ("k", "judge", "tau")
+K_WORDS = f"the runs' context depth (absent: the SePer job's {DEFAULT_K})"
 
-    def clean_tau(self) -> float | None:
-        tau = self.cleaned_data["tau"]
-        if tau is not None and not tau > 0:
-            raise forms.ValidationError("tau must lie in (0, 5]")
-        return tau
+
+class SeperCorrelationsForm(filter_form(*CORRELATION_FILTERS)):
+    """The declared read-side k, judge and tau (crux_app.read_parameters); blank: k the SePer
+    job's default, judge and tau the leaderboard's."""
 
 
 def score_record(score: SeperScore) -> dict[str, Any]:
@@ -82,7 +82,7 @@ class SeperScoresApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("run", "k", "topic")]
+        parameters=filter_parameters(*FILTERS)
         + [OpenApiParameter("context", str, enum=[c for c, _ in SeperScore.ContextKind.choices])]
         + PAGED,
         responses=OpenApiTypes.OBJECT,
@@ -111,7 +111,7 @@ class SeperCorrelationsApiView(APIView):
     renderer_classes = TABULAR_RENDERERS
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, str) for n in ("k", "judge", "tau")],
+        parameters=filter_parameters(*CORRELATION_FILTERS, k=K_WORDS),
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, name: str) -> Response:
@@ -126,7 +126,9 @@ class SeperCorrelationsApiView(APIView):
         tau = form.cleaned_data["tau"]
         try:
             params = LeaderboardParams(
-                judge=form.cleaned_data["judge"] or None, tau=3.0 if tau is None else tau, k=k
+                judge=form.cleaned_data["judge"] or None,
+                tau=TAU.default if tau is None else tau,
+                k=k,
             )
             result = seper_correlations(collection, params)
         except EvaluationInputError as error:
@@ -152,9 +154,11 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def api_endpoints() -> tuple[Endpoint, ...]:
+def api_endpoints() -> tuple[Endpoint | ResultTable, ...]:
     return (
         Endpoint("seper-scores", "collections/<str:name>/seper/", SeperScoresApiView),
+        # Its stored results as rows (Client.results).
+        ResultTable("seper", "api-seper-scores", (*FILTERS, "context")),
         Endpoint(
             "seper-correlations",
             "collections/<str:name>/seper/correlations/",

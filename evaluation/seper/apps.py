@@ -56,7 +56,6 @@ class SeperConfig(MethodConfig):
                     name=KIND,
                     label="SePer",
                     queue="gpu",
-                    needs=("dense",),  # the demo's queue order: after DENSE
                     description=(
                         "SePer / Delta-SePer of each QA topic without context, with each of a "
                         "run's top-k passages, the whole top-k and the gold passages (stored "

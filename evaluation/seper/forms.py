@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from crux_app.jobs.forms import CollectionJobForm
@@ -24,11 +22,3 @@ class SeperJobForm(declared_form(SeperJobParams, CollectionJobForm)):
         required=False,
         empty_label="(no run: baseline and gold passages only)",
     )
-
-    def params(self) -> SeperJobParams:
-        run = self.cleaned_data.get("run")
-        values = SeperJobParams.declared().form_values(self.cleaned_data)
-        return SeperJobParams(run_id=run.pk if run else None, **values)
-
-    def job_params(self) -> dict[str, Any]:
-        return self.params().as_params(self.cleaned_data.get("run"))

@@ -149,7 +149,17 @@ def delta_figure(passages: Sequence[SeperScore]) -> dict[str, Any] | None:
         "layout": {
             "barmode": "group",
             "height": 320,
-            "margin": {"t": 30, "b": 80, "r": 90},
+            "margin": {"t": 40, "b": 80, "r": 90},
+            # The legend in a row above the plot, at the left: the right margin is the sign
+            # notes' (plotly's default legend sits there and a note at the zero line ran
+            # into it whenever the zero line was near the top).
+            "legend": {
+                "orientation": "h",
+                "x": 0,
+                "xanchor": "left",
+                "y": 1.02,
+                "yanchor": "bottom",
+            },
             "yaxis": {
                 "title": {"text": "Delta-SePer (> 0: helps)"},
                 "zeroline": True,

@@ -25,13 +25,20 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
-CONSTANT_SHARE = 0.9  # one value on more than this share of the items
-ENTROPY_FLOOR = 0.2  # normalised entropy of the rating histogram under this
-MIN_ITEMS = 10  # fewer parsed ratings say too little to call a judge constant
+# The thresholds and the spread are the default-judge rule's too (crux_app.judge_choice).
+from crux_app.vocabulary import (
+    CONSTANT_SHARE,
+    ENTROPY_FLOOR,
+    MIN_ITEMS,
+    RATING_LEVELS,
+    nearly_constant,
+    spread,
+)
+
 UNPARSABLE_SHARE = 0.1  # unparsable outputs above this share of a judge's outputs
 CHANCE = 0.0  # chance level of kappa, alpha and rank correlations
-RATING_LEVELS = 6  # CRUX's 0-5 rubric
 SHOWN_VALUES = 5  # values quoted in a message; the rest are counted
 
 CONSTANT = "constant_ratings"
@@ -101,36 +108,6 @@ def _number(value: float) -> str:
     return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
 
 
-@dataclass(frozen=True)
-class Spread:
-    """How a judge's parsed ratings spread over the values."""
-
-    n: int
-    counts: dict[float, int]  # value -> items, by value
-    top: float | None  # the most frequent value (the lowest on a tie)
-    top_count: int
-    entropy: float | None  # Shannon entropy / log(levels); None without a rating
-
-    @property
-    def share(self) -> float | None:
-        return self.top_count / self.n if self.n else None
-
-
-def spread(counts: Mapping[float, int], levels: int = RATING_LEVELS) -> Spread:
-    """The spread of a rating histogram (value -> count; zero counts allowed)."""
-    if levels < 2:
-        raise ValueError(f"levels must be >= 2, got {levels}")
-    if any(c < 0 for c in counts.values()):
-        raise ValueError("counts must not be negative")
-    kept = {v: int(c) for v, c in sorted(counts.items()) if c > 0}
-    n = sum(kept.values())
-    if n == 0:
-        return Spread(0, {}, None, 0, None)
-    top = min(kept, key=lambda v: (-kept[v], v))
-    entropy = -sum((c / n) * math.log(c / n) for c in kept.values()) / math.log(levels)
-    return Spread(n, kept, top, kept[top], max(0.0, entropy))
-
-
 def ratings_histogram(ratings: Iterable[float | None]) -> dict[float, int]:
     """value -> count of parsed ratings (None and NaN are left out)."""
     return dict(Counter(r for r in ratings if r is not None and not math.isnan(r)))
@@ -149,9 +126,10 @@ def constant_ratings(
     """A warning when one value has more than ``share`` of the ratings or the normalised
     entropy is under ``entropy_floor`` (``scope`` says where, e.g. "on topic t1")."""
     s = spread(counts, levels)
-    if s.n < min_items or s.share is None or s.entropy is None:
+    rule = {"levels": levels, "share": share, "entropy_floor": entropy_floor}
+    if s.top is None or s.share is None or s.entropy is None:
         return None
-    if not (s.share > share or s.entropy < entropy_floor):
+    if not nearly_constant(counts, min_items=min_items, **rule):
         return None
     where = f" {scope}" if scope else ""
     histogram = ", ".join(f"{_number(v)}: {c}" for v, c in s.counts.items())
@@ -192,6 +170,46 @@ def unparsable_outputs(
     )
     figures = {"unparsable": n_unparsable, "outputs": n_outputs, "share": fraction}
     return JudgeWarning(UNPARSABLE, judge, message, figures)
+
+
+def rating_warnings(
+    judge: str, counts: Mapping[float, int], n_unparsable: int, scope: str = ""
+) -> list[JudgeWarning]:
+    """Nearly constant ratings and too many unparsable outputs of one judge on a scope: what
+    every page showing a judge's numbers says beside them
+    (``templates/_partials/judge_warnings.html``)."""
+    n_outputs = sum(counts.values()) + n_unparsable
+    found = [
+        constant_ratings(judge, counts, scope=scope),
+        unparsable_outputs(judge, n_unparsable, n_outputs, scope=scope),
+    ]
+    return [w for w in found if w is not None]
+
+
+class RatingCounts(Protocol):
+    """A judge with its rating histogram (e.g. ``crux_app.inputs.JudgeInfo``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def rating_counts(self) -> Sequence[tuple[float, int]]: ...
+
+    @property
+    def n_unparsable(self) -> int: ...
+
+
+def judges_rating_warnings(
+    judges: Iterable[RatingCounts], scope: str = "", names: Iterable[str] | None = None
+) -> list[JudgeWarning]:
+    """``rating_warnings`` of each judge (only those named in ``names`` when given), once each."""
+    wanted = None if names is None else set(names)
+    out: list[JudgeWarning] = []
+    for judge in judges:
+        if wanted is None or judge.name in wanted:
+            counts = dict(judge.rating_counts)
+            out += rating_warnings(judge.name, counts, judge.n_unparsable, scope)
+    return out
 
 
 def _same(a: float, b: float) -> bool:

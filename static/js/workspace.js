@@ -39,8 +39,10 @@
     focus: 0, // items with rows (report coverage): index of the row keys apply to
     draftTimer: null,
     draftDue: null, // the form whose draft waits on draftTimer
-    submitting: false, // an answer is on its way: undo waits
+    submitting: false, // an answer or a skip is on its way: undo waits for it
+    undoQueued: false, // u was pressed while submitting: undo once the answer is stored
     undoing: false, // an undo is on its way: keys wait
+    generation: 0, // moves on with each showNext and each undo: a stale next item is dropped
   };
 
   function slot() { return document.getElementById("item-slot"); }
@@ -52,8 +54,13 @@
     var el = item && item.querySelector(".ws-hint");
     if (!el) return;
     el.textContent = text || "";
-    // The footer grows with the hint: keep the sub-question in hand clear of it.
+    // The footer grows with the hint: keep the sub-question in hand, or the choices the hint
+    // asks for, clear of it (the last rating used to end half under it).
     if (item.dataset.rows) showFocus(item);
+    else if (text) {
+      var choices = item.querySelector(".ws-choices");
+      if (choices) window.workspaceReveal(choices, choices.getBoundingClientRect());
+    }
     // Only the error shows: the previous action's "Answer saved" no longer applies.
     if (text) status("");
   }
@@ -115,20 +122,27 @@
     return item ? item.dataset.assignment : null;
   }
 
-  /* After a stored submit or skip: the prefetched item, else ask the server for the next. */
+  function fetchFragment(url) {
+    return fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .catch(function () { return null; });
+  }
+
+  /* After a stored submit or skip: the prefetched item, else ask the server for the next.
+     An undo started meanwhile wins: its reopened item must not be replaced by this one when
+     it arrives later (the generation moved on). */
   function showNext(doneId) {
+    var generation = ++state.generation;
     var pending = state.prefetch || Promise.resolve(null);
     state.prefetch = null;
     pending.then(function (html) {
-      var target = slot();
-      if (html && assignmentOf(html) && assignmentOf(html) !== doneId) {
-        htmx.swap(target, html, { swapStyle: "innerHTML" });
-        startItem();
-      } else {
-        htmx.ajax("GET", document.getElementById("workspace").dataset.nextUrl, {
-          target: target, swap: "innerHTML",
-        });
-      }
+      if (html && assignmentOf(html) && assignmentOf(html) !== doneId) return html;
+      return fetchFragment(document.getElementById("workspace").dataset.nextUrl);
+    }).then(function (html) {
+      if (generation !== state.generation) return;
+      if (html === null) { hint("Could not load the next item; reload the page."); return; }
+      htmx.swap(slot(), html, { swapStyle: "innerHTML" });
+      startItem();
     });
   }
 
@@ -224,7 +238,7 @@
 
   function submitCurrent() {
     var form = currentForm();
-    if (form && !form.dataset.sent) form.requestSubmit();
+    if (form && !form.dataset.sent && !state.submitting) form.requestSubmit();
   }
 
   /* The annotator's previous item (their latest submission), read-only, on its own page. */
@@ -235,17 +249,29 @@
     window.location.assign(link.href);
   }
 
+  /* u reopens the last answer. Pressed while an answer is on its way (a slow server), it
+     waits for that answer to be stored and reopens it: it used to be dropped silently while
+     the status line still offered the undo of the answer before. */
   function undoLast() {
-    if (state.submitting || state.undoing) return;
+    if (state.undoing) return;
+    if (state.submitting) {
+      state.undoQueued = true;
+      status("Saving your answer; it reopens as soon as it is saved.");
+      return;
+    }
     var button = document.querySelector("#ws-back .ws-undo");
-    if (button) button.click();
-    else status("Nothing to undo: only the last answer, until the next one.");
+    if (!button) { status("Nothing to undo: only the last answer, until the next one."); return; }
+    // Not button.click(): a button swapped in by the answer that just came back is wired up
+    // by htmx only when that swap settles (20 ms later), and a click before does nothing.
+    htmx.ajax("POST", button.getAttribute("hx-post"), {
+      source: button, target: "#item-slot", swap: "innerHTML",
+    });
   }
 
   function skipCurrent() {
     var item = current();
     var button = item && item.querySelector(".ws-skip");
-    if (button && !item.querySelector("form").dataset.sent) button.click();
+    if (button && !item.querySelector("form").dataset.sent && !state.submitting) button.click();
   }
 
   /* ---- drafts: kept on the server so leaving and coming back resumes ---------------------- */
@@ -336,8 +362,10 @@
       var form = currentForm();
       if (form && !form.dataset.sent) { window.clearTimeout(state.draftTimer); saveDraft(form); }
       state.undoing = true;
+      state.generation++; // a next item still on its way must not replace the reopened one
       return;
     }
+    if (elt.matches && elt.matches(".ws-skip")) { state.submitting = true; return; }
     if (!elt.matches || !elt.matches("form.ws-form")) return;
     var item = elt.closest(".ws-item");
     var problem = elt.dataset.sent ? "Already sent." : missingAnswer(item);
@@ -361,11 +389,17 @@
         var answer = event.detail.xhr;
         status(answer && answer.status === 409 && answer.responseText
           ? answer.responseText : "Could not reach the server; press u to try again.");
+        // The undo had stopped the next item from showing: the item on screen is done.
+        var done = current();
+        var sent = done && done.querySelector("form.ws-form[data-sent]");
+        if (sent) showNext(done.dataset.assignment);
       }
       return;
     }
-    if (elt.matches && elt.matches("form.ws-form")) state.submitting = false;
     if (!elt.matches || !elt.matches("form.ws-form, .ws-skip")) return;
+    state.submitting = false;
+    var queued = state.undoQueued;
+    state.undoQueued = false;
     var form = elt.closest("form.ws-form");
     var item = elt.closest(".ws-item");
     if (event.detail.successful) {
@@ -373,6 +407,7 @@
       window.clearTimeout(state.draftTimer);
       item.classList.add("ws-loading");
       showNext(item.dataset.assignment);
+      if (queued) undoLast(); // after showNext: the undo's start drops that next item
     } else {
       var xhr = event.detail.xhr;
       hint(xhr && xhr.status >= 400 && xhr.status < 500 && xhr.responseText

@@ -16,6 +16,7 @@ from annotation.task_types import (
     PASSAGE_RATING,
     REPORT_COVERAGE,
 )
+from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign
 from tests.browser_fixtures import LAPTOP
 
@@ -95,8 +96,10 @@ def test_passage_rating_with_the_keyboard_after_logging_in(
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     expect(page).to_have_url(re.compile(r"/annotate/$"))
+    assert_accessible(page)  # the annotator's home
     page.get_by_role("link", name="Start").click()
     expect(page.locator(ITEM)).to_be_visible()
+    assert_accessible(settled(page))
     expect(page.locator(".ws-choice")).to_have_count(6)  # CRUX's rubric, 5 down to 0
     expect(page.locator(".ws-choices")).to_contain_text("highly relevant, complete, and accurate")
     # A span selected in the passage becomes the rationale (offsets in the shown text). Wait
@@ -115,6 +118,7 @@ def test_passage_rating_with_the_keyboard_after_logging_in(
     page.keyboard.press("1")
     page.keyboard.press("Enter")
     expect(page.locator(".ws-done")).to_contain_text("All done")
+    assert_accessible(page)
     first, second = answers_of(anna)
     assert (first["rating"], first["rationale"]) == (4, "0 of duc-")
     assert (first["rationale_start"], first["rationale_end"]) == (8, 17)
@@ -130,6 +134,7 @@ def test_report_coverage_with_the_keyboard(live_server, page, page_errors):
     open_workspace(enter_as(page, live_server, anna), live_server, campaign)
     rows = page.locator(".ws-q")
     expect(rows.nth(0)).to_have_class(re.compile("focused"))
+    assert_accessible(settled(page))
     page.keyboard.press("y")  # answers the first, focus moves to the second
     expect(rows.nth(1)).to_have_class(re.compile("focused"))
     page.keyboard.press("Enter")  # the second is unanswered: nothing is sent
@@ -162,6 +167,7 @@ def test_answer_tasks_with_the_keyboard(live_server, page, page_errors, task_typ
     anna = make_annotator("anna")
     campaign = small_campaign(task_type, 2, overlap=1, annotators=[anna])
     open_workspace(enter_as(page, live_server, anna), live_server, campaign)
+    assert_accessible(settled(page))
     answer_and_wait(page, keys[0], "Enter")
     page.keyboard.press(keys[1])
     page.keyboard.press("Enter")

@@ -124,7 +124,7 @@ def test_the_new_campaign_form_counts_items_as_the_fields_change(
     legends = page.locator("#campaign-form fieldset > legend")
     expect(legends).to_have_text(
         ["Campaign", "Which items", "Annotators and assignment", "Guidelines",
-         "Post-editing (not blind)", "Quality control", "Prolific"]
+         "Post-editing (not blind)", "Quality control", "Crowd control", "Prolific"]
     )  # fmt: skip
     preview = page.locator("#campaign-preview")
     expect(preview).to_contain_text("Choose a collection")

@@ -139,6 +139,7 @@ def test_the_form_groups_its_fields_and_marks_what_the_preview_reads(researcher_
         "Guidelines",
         "Post-editing (not blind)",
         "Quality control",
+        "Crowd control",
         "Prolific",
     ]
     assert html.count('<fieldset class="form-group">') == len(legends)

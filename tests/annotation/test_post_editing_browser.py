@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from annotation.models import Assignment
 from annotation.task_types import PASSAGE_RATING
 from crux_app.models import Judge, Judgment
+from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign, report_collection
 from tests.annotation.test_annotation_browser import ITEM, answer_and_wait, enter_as, settled
 from tests.crux_app.factories import make_judge, rate_passages
@@ -46,6 +47,7 @@ def test_an_annotator_keeps_one_suggestion_and_changes_another(
     enter_as(page, live_server, anna)
     page.goto(live_server.url + reverse("annotation-workspace", args=[campaign.slug]))
     expect(page.locator("#post-edit-notice")).to_have_text(NOTICE)
+    assert_accessible(settled(page))
     item = page.locator(ITEM)
     first = item.get_attribute("data-assignment")
     suggested = suggestion_of(first)

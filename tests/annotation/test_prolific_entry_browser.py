@@ -7,6 +7,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from annotation.models import AnnotatorProfile
 from annotation.task_types import PASSAGE_RATING
+from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_campaign
 from tests.browser_fixtures import LAPTOP
 
@@ -38,6 +39,7 @@ def test_a_replayed_link_is_refused_in_another_browser(
         response = stranger.goto(link)
         assert response is not None and response.status == 403
         expect(stranger.locator("p.error")).to_contain_text("already used to start the study")
+        assert_accessible(stranger)  # the refusal page
         expect(stranger.locator("header .account")).to_have_text("Log in")  # not logged in
         # A different study's link on this campaign is refused too.
         wrong = link.replace(f"STUDY_ID={STUDY}", f"STUDY_ID={'d' * 24}")

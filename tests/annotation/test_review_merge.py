@@ -19,6 +19,7 @@ from annotation.review_selection import QueueChoice
 from annotation.task_types import ANSWER_EQUIVALENCE
 from crux_app.models import Judge, Judgment
 from tests.annotation.review_data import disagreement_collection
+from tests.crux_app.factories import make_collection, make_passages, make_topic
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +80,23 @@ def test_merge_refuses_what_it_cannot_write():
     with pytest.raises(CommandError, match="is not an adjudicated judge"):
         _merge("--name", "taken")
     assert not Judgment.objects.filter(judge__name="adjudicated:merged:taken").exists()
+
+
+def test_a_merge_in_one_collection_keeps_the_judges_labels_in_another():
+    """A judge spans collections: re-merging in one rebuilds that collection's labels only."""
+    data = disagreement_collection()
+    lead = get_user_model().objects.create_user("lead")
+    campaign = create_review_campaign(data.collection, "People", QueueChoice())
+    decide(campaign.items.order_by("key").first(), lead, 4)
+    _merge("--name", "Reference")
+    judge = Judge.objects.get(name="adjudicated:merged:reference")
+    other = make_collection("elsewhere")
+    topic = make_topic(other, "o1", n_subquestions=1)
+    (passage,) = make_passages(other, "o1", 1)
+    Judgment.objects.create(
+        judge=judge, topic=topic, subquestion=topic.subquestions.get(), passage=passage,
+        task=Judgment.Task.PASSAGE_RATING, rating=3,
+    )  # fmt: skip
+    _merge("--name", "Reference")
+    assert judge.judgments.filter(topic=topic).count() == 1
+    assert judge.judgments.filter(topic__collection=data.collection).count() == 1

@@ -13,6 +13,7 @@ from annotation.review_access import add_reviewer
 from annotation.review_campaigns import create_review_campaign
 from annotation.review_selection import QueueChoice
 from crux_app.models import Judgment
+from tests.accessibility import assert_accessible
 from tests.annotation.review_data import disagreement_collection
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,7 +38,9 @@ def test_keyboard_choice_note_and_decide_in_a_blind_review(
     login("rita", PASSWORD)
     # A reviewer lands on the annotator home, which leads to the review campaigns.
     page.goto(live_server.url + reverse("annotation-home"))
+    assert_accessible(page)
     page.click("#review-link a")
+    assert_accessible(page)  # the reviewer's home
     page.click(f"a[href='{reverse('review-workspace', args=[campaign.slug])}']")
     expect(page.locator(".rv-option")).to_have_count(2)
     html = page.content()
@@ -46,6 +49,7 @@ def test_keyboard_choice_note_and_decide_in_a_blind_review(
     assert re.search(r"\b(ann|bob)\b", html) is None
     assert "blind review" in html
     screenshot("review-workspace-blind")
+    assert_accessible(page)
 
     first = campaign.items.order_by("position").first()
     b_label = first.candidates[1]["label"]
@@ -85,6 +89,7 @@ def test_a_refused_decision_keeps_the_note(live_server, page, login):
     page.keyboard.press("Control+Enter")  # no option chosen
     expect(page.locator("#rv-error")).to_contain_text("choose one of the options")
     expect(page.locator("textarea[name=note]")).to_have_value("do not lose me")
+    assert_accessible(page)  # with the refusal shown
     assert ReviewDecision.objects.count() == 0
 
 
@@ -94,3 +99,4 @@ def test_see_sources_names_the_judges(live_server, page, login):
     page.goto(live_server.url + reverse("review-workspace", args=[campaign.slug]))
     expect(page.locator(".rv-sources")).to_have_count(2)
     expect(page.locator(".rv-options")).to_contain_text("given by user:ann")
+    assert_accessible(page)

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from annotation.models import Assignment
 from annotation.task_types import PASSAGE_RATING, REPORT_COVERAGE
 from crux_app.models import SubQuestion
+from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign
 from tests.crux_app.factories import (
     make_collection,
@@ -69,6 +70,7 @@ def test_every_sub_question_is_answered_in_view_at_1366x850(
     # The side column overflows at this size: the footer is sticky over its scrolled content.
     side = page.locator(f"{ITEM} .ws-side")
     assert side.evaluate("e => e.scrollHeight > e.clientHeight")
+    assert_accessible(page)
     for i in range(10):
         expect(rows.nth(i)).to_have_class(re.compile("focused"))
         seen = page.evaluate(ROW_AT_CENTRE, i)
@@ -106,6 +108,7 @@ def test_enter_on_links_and_buttons_and_the_previous_item_key(live_server, page,
     page.keyboard.press("Enter")
     expect(page).to_have_url(review)
     expect(page.locator("#review-answer")).to_have_text("4")
+    assert_accessible(page)  # the previous item, read-only
     page.get_by_role("link", name="Back to your current item").click()
     expect(page.locator(ITEM)).to_be_visible()
 
@@ -140,6 +143,7 @@ def test_a_phone_gets_one_column_and_a_word_about_the_screen(
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
     expect(page.locator("#ws-small-screen")).to_be_visible()
     expect(page.locator("#ws-small-screen")).to_contain_text("larger screen")
+    assert_accessible(settled(page))  # the one-column layout
     screenshot("workspace_phone_390")
     # The rating still works from the keyboard, and the answer is stored.
     settled(page).keyboard.press("3")

@@ -1,4 +1,5 @@
-"""API fixtures: tokens of a researcher and of an annotator, and a client sending one."""
+"""API fixtures: a researcher's token and a client sending it; an annotator's browser session
+(annotators hold no tokens)."""
 
 import pytest
 from crux_client import Client as ApiClient
@@ -21,18 +22,17 @@ def researcher_token(researcher) -> str:
 
 
 @pytest.fixture
-def annotator_token(annotator) -> str:
-    return issue_token(annotator, "tests")[1]
-
-
-@pytest.fixture
 def api(researcher_token) -> TokenClient:
     return TokenClient(researcher_token)
 
 
 @pytest.fixture
-def annotator_api(annotator_token) -> TokenClient:
-    return TokenClient(annotator_token)
+def annotator_api(annotator) -> Client:
+    """The annotator through the API with a browser session: API tokens are for researchers
+    and reviewers only."""
+    client = Client()
+    client.force_login(annotator)
+    return client
 
 
 @pytest.fixture(autouse=True)

@@ -114,7 +114,7 @@ def test_json_exports_of_judgments_and_the_expiry_sweep(
         ({"kind": "campaign-labels", "params": {"campaign": "nope"}}, "params.campaign"),
         ({"kind": "campaign-labels", "params": {}}, "params.campaign"),
         ({"kind": "judgments", "params": {"collection": "duc04", "judge": "x"}}, "params.judge"),
-        ({"kind": "qrels", "params": {"collection": "\x00"}}, "params"),
+        ({"kind": "qrels", "params": {"collection": "\x00"}}, "params.collection"),
         ({"kind": "qrels", "params": {"collection": "duc04"}, "format": "xlsx"}, "format"),
         ({"kind": "qrels", "params": {"collection": ["a"]}}, "params"),
     ],
@@ -132,3 +132,25 @@ def test_downloads_before_the_file_exists_are_404(api, export_dir):
     assert api.get(f"/api/v1/exports/{job.pk}/download/").status_code == 404
     assert api.get("/api/v1/exports/99999999/download/").status_code == 404
     assert api.get(f"/api/v1/jobs/{job.pk}/").json()["download"] is None
+
+
+def test_export_files_are_private_like_uploads(api, export_dir, django_capture_on_commit_callbacks):
+    """Folder 0700 and file 0600 whatever the umask, an existing 0755 folder included."""
+    import os
+    import stat
+
+    export_dir.mkdir(mode=0o755)
+    export_dir.chmod(0o755)
+    old_umask = os.umask(0o022)
+    try:
+        make_small_collection("duc04")
+        response = _start(
+            api, django_capture_on_commit_callbacks,
+            kind="qrels", params={"collection": "duc04", "source": "imported"}, format="csv",
+        )  # fmt: skip
+    finally:
+        os.umask(old_umask)
+    assert response.status_code == 202, response.content
+    export = ExportFile.objects.get()
+    assert stat.S_IMODE(export_dir.stat().st_mode) == 0o700
+    assert stat.S_IMODE((export_dir / export.path).stat().st_mode) == 0o600

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from annotation.models import ReviewCampaign, ReviewDecision
 from api.tokens import issue_token
 from crux_app.models import Judgment
+from crux_app.roles import REVIEWER, add_role
 from tests.annotation.review_data import disagreement_collection
 
 from .conftest import TokenClient
@@ -29,7 +30,10 @@ def _post(client, url, body):
 
 
 def _account(username: str) -> TokenClient:
+    """A reviewer's token (API tokens are for researchers and reviewers); which campaigns it
+    reaches is what it is given."""
     user = get_user_model().objects.create_user(username)
+    add_role(user, REVIEWER)
     return TokenClient(issue_token(user, "tests")[1])
 
 

@@ -43,3 +43,21 @@ def test_docs_load_their_scripts_from_this_site(client, url):
     assert sources
     assert all(not s.startswith(("http:", "https:", "//")) for s in sources), sources
     assert any("drf_spectacular_sidecar" in s for s in sources)
+
+
+def test_the_published_job_start_types_each_kinds_declared_params():
+    from api.job_start import accepted_params, job_params_schema
+    from api.registry import JOB_FORMS
+
+    committed = json.loads(COMMITTED.read_text())
+    alternatives = committed["components"]["schemas"]["JobStart"]["oneOf"]
+    by_kind = {a["title"]: a["properties"] for a in alternatives}
+    assert set(by_kind) == set(JOB_FORMS)
+    for kind, properties in by_kind.items():
+        assert properties["kind"]["enum"] == [kind]
+        params = properties["params"]
+        assert params == job_params_schema(kind)
+        assert list(params["properties"]) == accepted_params(JOB_FORMS[kind])
+        assert params["additionalProperties"] is False
+    dense = by_kind["dense"]["params"]["properties"]
+    assert dense["refine"]["default"] is True and dense["k"]["maximum"] == 20

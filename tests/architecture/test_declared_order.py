@@ -30,6 +30,7 @@ def test_the_collection_page_lists_its_links_in_their_order():
         "reteval-collection",
         "scaar-collection",
         "nuggets-collection",
+        "collection-archive",
     ]
 
 
@@ -45,7 +46,8 @@ def test_the_topic_page_lists_its_page_links_before_its_job_buttons():
 
 def test_the_cross_method_pages_list_their_links():
     assert link_keys("leaderboard") == ["judge_report-leaderboard"]
-    assert link_keys("agreement") == ["judge_report-agreement"]
+    # annotation's crowd aggregation form comes first (annotation is installed first).
+    assert link_keys("agreement") == ["label-aggregation", "judge_report-agreement"]
 
 
 def test_the_topic_page_sums_up_the_methods_in_their_order():

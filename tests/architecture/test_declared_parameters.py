@@ -79,8 +79,9 @@ def test_form_command_job_and_schema_bounds_are_the_declared_ones(kind):
     declared = declarations.declared()
     schema = job_params_schema(kind)
     parser = _parser(declarations.command) if declarations.command else None
-    if parser is not None:  # the command takes some of the parameters at least
-        assert any(_action(parser, p.option) for p in declared), declarations.command
+    if parser is not None:  # the command offers every parameter that declares an option
+        missing = [p.option for p in declared if p.option and _action(parser, p.option) is None]
+        assert not missing, f"manage.py {declarations.command} lacks {missing}"
     base = _base(declared)
     for parameter in declared:
         name = parameter.name
@@ -162,3 +163,19 @@ def test_import_command_upload_form_and_job_use_the_formats_declaration(name):
             for value in _outside(parameter):
                 with pytest.raises(argparse.ArgumentTypeError):
                     action.type(str(value))
+
+
+def test_every_compute_command_shares_the_compute_base():
+    from crux_app.compute_command import ComputeCommand
+
+    computing = []
+    for name, app in sorted(get_commands().items()):
+        if not isinstance(app, str) or not app.startswith("evaluation."):
+            continue
+        command = load_command_class(app, name)
+        parser = command.create_parser("manage.py", name)
+        if _action(parser, "--compute") is not None:
+            computing.append(name)
+            assert isinstance(command, ComputeCommand), name
+            assert _action(parser, "--dry-run") is not None, name
+    assert {"dense", "nuggets", "reteval", "scaar", "seper_correlations"} <= set(computing)

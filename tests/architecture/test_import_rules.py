@@ -165,6 +165,15 @@ def violations(
             )
             if is_pure(module, methods) and impure:
                 found.append(f"{module} imports {target} (a pure part imports {target})")
+            # Within evaluation a pure part imports pure parts only: never its own engine.py
+            # (or anything beside it that calls models) nor evaluation.backends.
+            if (
+                is_pure(module, methods)
+                and under(target, "evaluation")
+                and target != "evaluation"
+                and not is_pure(target, methods)
+            ):
+                found.append(f"{module} imports {target} (a pure part imports model calls)")
             own, other = method_of(module, methods), method_of(target, methods)
             if other is not None and own is not None and own != other:
                 found.append(f"{module} imports {target} (another method)")
@@ -237,6 +246,16 @@ def test_the_checker_sees_the_tree():
             "knows no method",
         ),
         ("evaluation.judge_report.method.x", "from crux_app import models", "a pure part imports"),
+        (
+            "evaluation.dense.method.pipeline",
+            "from evaluation.dense.engine import DenseEngine",
+            "a pure part imports model calls",
+        ),
+        (
+            "evaluation.dense.method.prompts",
+            "from evaluation.backends.nli_llm_prompt import NLI_PROMPT",
+            "a pure part imports model calls",
+        ),
     ],
 )
 def test_the_checker_flags_each_rule(module, source, expected, tmp_path, monkeypatch):

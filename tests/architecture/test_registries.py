@@ -4,6 +4,7 @@ names no method."""
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,24 +22,69 @@ ROOT = Path(__file__).resolve().parents[2]
 # day), and answer generation, which starts jobs from its own pages as methods do.
 METHOD_APPS = tuple(c.label for c in apps.get_app_configs() if isinstance(c, MethodConfig))
 JOB_APPS = (*METHOD_APPS, "answers")
-METHOD_WORDS = re.compile(
-    r"\b(?:crux|seper|dense|scaar|reteval|answers)-[a-z-]+\b|SePer|DENSE|SCAAR"
+FLOOR_3 = tuple(
+    c.label
+    for c in apps.get_app_configs()
+    if isinstance(c, PluginConfig)
+    and not isinstance(c, MethodConfig)
+    and c.name.startswith("evaluation.")
 )
-SHARED = [
-    "crux_app/jobs/catalog.py",
-    "crux_app/page_links.py",
-    "crux_app/topic_summaries.py",
-    "crux_app/urls.py",
-    "evaluation/leaderboard/columns.py",
-    "evaluation/leaderboard/table.py",
-    "evaluation/agreement/sources.py",
-    "templates/base.html",
-    "templates/crux_app/collection_detail.html",
-    "templates/crux_app/topic_detail.html",
-    "templates/_partials/topic_summaries.html",
-    "templates/crux_app/jobs/job_list.html",
-    "templates/evaluation/leaderboard/_table.html",
-]
+# The shared floors: the ground floor, the API, annotation and the cross-method apps.
+SHARED_PACKAGES = ("crux_app", "api", "annotation", *(f"evaluation/{a}" for a in FLOOR_3))
+
+
+def _app_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "evaluation" else None
+
+
+def _url_owners() -> dict[str, str]:
+    """Each URL name served by an app under ``evaluation`` -> that app's label."""
+    from django.urls import get_resolver
+
+    def walk(patterns):
+        for p in patterns:
+            if hasattr(p, "url_patterns"):
+                yield from walk(p.url_patterns)
+            elif p.name:
+                yield p.name, _app_of(p.callback.__module__)
+
+    return {name: app for name, app in walk(get_resolver().url_patterns) if app}
+
+
+# A job app's URL names (``crux-topic``, ``dense-collection``, ...): shared code names none.
+METHOD_URLS = {name: app for name, app in _url_owners().items() if app in JOB_APPS}
+
+
+def _shared_files() -> list[str]:
+    """Every module of the shared floors and every template outside a job app's folder."""
+    files = [
+        str(path.relative_to(ROOT))
+        for package in SHARED_PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    ]
+    own = tuple(f"templates/evaluation/{a}/" for a in JOB_APPS)
+    templates = sorted((ROOT / "templates").rglob("*.html"))
+    files += [str(p.relative_to(ROOT)) for p in templates]
+    return [f for f in files if not f.startswith(own)]
+
+
+SHARED = _shared_files()
+
+
+def _named_urls(path: str) -> set[str]:
+    """The method URL names a file names: a Python string that is one, or a template's
+    ``{% url 'name' %}``."""
+    text = (ROOT / path).read_text()
+    if path.endswith(".html"):
+        return set(re.findall(r"{%\s*url\s+['\"]([\w-]+)['\"]", text)) & set(METHOD_URLS)
+    strings = {
+        node.value
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    return strings & set(METHOD_URLS)
 
 
 def test_every_method_is_an_app_that_declares_what_it_registers():
@@ -57,11 +103,13 @@ def test_the_registries_hold_every_method():
     assert {"judge_answerability", "generate_answers", "seper", "dense", "scaar", "reteval"} <= set(
         CATALOG
     )
+    # The quick demo jobs first, SCAAR after the LLM-retEval answers it needs, the slow LLM
+    # judge last: no kind names what comes after it.
     assert [k.name for k in demo_kinds()] == [
         "judge_embedding",
-        "reteval",
-        "dense",
         "seper",
+        "dense",
+        "reteval",
         "scaar",
         "judge_answerability",
     ]
@@ -105,10 +153,29 @@ def test_every_method_sums_itself_up_on_the_topic_page():
         assert reverse(entry.page_url_name, args=[1, 2] if entry.page_takes_topic else [1])
 
 
-@pytest.mark.parametrize("path", SHARED)
-def test_shared_code_names_no_method(path):
-    text = (ROOT / path).read_text()
-    assert not METHOD_WORDS.findall(text), path
+def test_shared_files_and_method_urls_are_found_from_the_installed_apps():
+    assert {"crux-topic", "dense-collection", "nuggets-collection"} <= set(METHOD_URLS)
+    assert {"agreement", "leaderboard", "judge_report"} <= set(FLOOR_3)
+    assert "evaluation/agreement/views.py" in SHARED and "crux_app/page_links.py" in SHARED
+    assert "templates/base.html" in SHARED
+    assert not [f for f in SHARED if f.startswith("evaluation/crux/")]
+
+
+def test_shared_code_names_no_method():
+    found = {}
+    for path in SHARED:
+        named = {n for n in _named_urls(path) if METHOD_URLS[n] != _app_of(path.replace("/", "."))}
+        if named:
+            found[path] = sorted(named)
+    assert found == {}
+
+
+def test_the_checker_finds_a_hard_coded_method_url(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    (tmp_path / "x.py").write_text('reverse("crux-topic", args=[1, 2])\n')
+    (tmp_path / "x.html").write_text("<a href=\"{% url 'dense-collection' 1 %}\">x</a>\n")
+    assert _named_urls("x.py") == {"crux-topic"}
+    assert _named_urls("x.html") == {"dense-collection"}
 
 
 @pytest.mark.parametrize("path", ["evaluation/agreement/sources.py", "crux_app/jobs/catalog.py"])
@@ -155,3 +222,19 @@ def test_job_kinds_declare_their_queue_instead_of_a_task_name_prefix():
 def test_every_declared_need_names_a_registered_kind():
     for kind in CATALOG.values():
         assert set(kind.needs) <= set(CATALOG), kind.name
+
+
+def test_a_key_declared_twice_fails_at_start_naming_both_apps():
+    from crux_app.registry import DuplicateEntry, Registry
+
+    registry = Registry("thing", key=lambda e: e)
+    registry.register("x", owner="app 'first'")
+    with pytest.raises(DuplicateEntry, match="thing 'x' is declared twice: by app 'first' and by"):
+        registry.register("x", owner="app 'second'")
+    # A second app declaring an installed method's job kind fails when its ready() runs.
+    dense = apps.get_app_config("dense")
+    copy = type(dense)("evaluation.dense", dense.module)
+    copy.label = "dense_copy"
+    with pytest.raises(DuplicateEntry, match="'dense' is declared twice: by app 'dense' and by"):
+        copy.ready()
+    assert CATALOG.owner("dense") == "app 'dense'"

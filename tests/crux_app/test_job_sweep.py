@@ -1,7 +1,7 @@
 """The workers' sweep: a job started while the broker is down waits in the outbox (its page says
-so) and is sent once the broker answers; a stalled shard gets one task to resume it per grace
-period; a job past its hard time limit fails with that error; a job whose last worker died
-after its last shard is ended. Against a real Redis (and a port where none listens)."""
+so) and is sent once the broker answers; a stalled shard gets one task to resume it; a job past
+its hard time limit fails with that error; a job whose last worker died after its last shard is
+ended. Against a real Redis (and a port where none listens)."""
 
 from datetime import timedelta
 
@@ -66,7 +66,7 @@ def test_a_job_started_while_the_broker_is_down_waits_and_is_sent_later(
     )
 
 
-def test_a_stalled_shard_gets_one_resume_task_per_grace_period(broker, settings):
+def test_a_stalled_shard_gets_one_resume_task(broker, settings):
     job = Job.objects.create(kind="generate_answers")
     plan_job(job, [[1], [2]])
     shard = claim_shard(job.pk, "dead@host")

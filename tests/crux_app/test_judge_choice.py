@@ -10,6 +10,7 @@ from crux_app.judge_choice import (
     SESSION_KEY,
     JudgeParamForm,
     default_judge,
+    default_pair,
     remember_judge,
     remembered_judge,
 )
@@ -25,6 +26,7 @@ class Candidate:
     kind: str
     n_judgments: int
     n_topics: int
+    degenerate: bool = False
 
 
 LLM, PERSON = Judge.Kind.LLM.value, Judge.Kind.HUMAN.value
@@ -107,3 +109,37 @@ def test_the_embedding_baseline_is_no_llm_and_has_no_prompt():
     assert judge_kind_label(llm) == "LLM" and judge_prompt(llm) == "crux-v1"
     assert kind_label("human") == "human"
     assert judge_kind_label({"kind": "llm", "prompt_version": "cosine-v1"}) == "embedding baseline"
+
+
+def test_a_nearly_constant_judge_is_never_the_default_while_another_is_there():
+    flat = Candidate(1, "aaa-flat", LLM, 900, 10, degenerate=True)
+    spread = Candidate(2, "spread", LLM, 100, 10)
+    assert default_judge([flat, spread]) == spread
+    # Not even a person who labelled the collection, when their labels barely vary.
+    person = Candidate(3, "expert", PERSON, 900, 10, degenerate=True)
+    assert default_judge([person, spread]) == spread
+    # Alone, it is still shown (with the warning beside its numbers).
+    assert default_judge([flat]) == flat
+    assert default_pair([flat, spread, Candidate(4, "rita", PERSON, 900, 10)]) == (
+        spread,
+        Candidate(4, "rita", PERSON, 900, 10),
+    )
+
+
+@pytest.mark.django_db
+def test_collection_judges_know_a_nearly_constant_judge():
+    flat = make_flat_collection()
+    judges = {j.name: j for j in collection_judges(flat.collection)}
+    assert judges[FLAT].degenerate and not judges[HUMAN].degenerate
+    assert dict(judges[FLAT].rating_counts) == {4.0: 29, 5.0: 1}
+    assert judges["broken-llm"].n_unparsable == 4
+
+
+def test_a_people_made_reference_is_never_the_machine_side_of_the_default_pair():
+    """An adjudicated or crowd-aggregated judge resolves people's labels: the judge report's
+    default pair compares a machine judge with a person, not with the people's own aggregate."""
+    for kind in (Judge.Kind.AGGREGATED.value, Judge.Kind.ADJUDICATED.value):
+        reference = Candidate(1, "aggregated:ds", kind, 800, 10)
+        machine = Candidate(2, "llm", LLM, 700, 10)
+        person = Candidate(3, "expert", PERSON, 790, 10)
+        assert default_pair([reference, machine, person]) == (machine, person)

@@ -5,6 +5,7 @@ import time
 import pytest
 from django.urls import reverse
 
+from crux_app.judge_labels import label_sources
 from crux_app.models import Job
 
 from .factories import (
@@ -155,8 +156,9 @@ def test_collection_page_query_count_does_not_grow_with_topics(
     for i in range(30):
         make_topic(collection, f"t{i}", n_subquestions=3)
     url = reverse("collection-detail", args=[collection.pk])
-    # The first request counts the collection's rows, runs and judges (cached afterwards).
-    with django_assert_max_num_queries(11):
+    # The first request counts the collection's rows, runs and judges (cached afterwards), the
+    # judges' labels of each declared kind outside Judgment among them (crux_app.judge_labels).
+    with django_assert_max_num_queries(11 + len(label_sources())):
         response = researcher_client.get(url)
     assert len(response.context["page"].topics) == 30
     with django_assert_max_num_queries(8):

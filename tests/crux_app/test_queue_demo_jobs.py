@@ -35,13 +35,13 @@ def test_queues_each_method_once_with_parameters_its_job_accepts():
     call_command("load_demo", stdout=io.StringIO())
     text = queue()
     jobs = list(Job.objects.order_by("pk"))
-    # The embedding judge first (seconds); LLM-retEval before SCAAR, which then also analyses
-    # its RAG answers; the LLM judge's distribution mode last (the longest on CPU).
+    # The quick jobs in declaration order; SCAAR after LLM-retEval, whose RAG answers it needs
+    # (and analyses); the LLM judge's distribution mode, declared slow, last.
     assert [(j.kind, j.collection.name) for j in jobs] == [
         ("judge_embedding", "demo"),
-        ("reteval", "demo-qa"),
-        ("dense", "demo-qa"),
         ("seper", "demo-qa"),
+        ("dense", "demo-qa"),
+        ("reteval", "demo-qa"),
         ("scaar", "demo-qa"),
         ("judge_answerability", "demo"),
     ]
@@ -49,9 +49,9 @@ def test_queues_each_method_once_with_parameters_its_job_accepts():
     # SePer, the slowest on CPU, scores one question; the others the collection.
     assert [j.topic.external_id if j.topic else None for j in jobs] == [
         None,
-        None,
-        None,
         "demo-qa-1",
+        None,
+        None,
         None,
         None,
     ]

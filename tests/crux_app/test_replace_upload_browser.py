@@ -64,3 +64,29 @@ def test_a_corrected_folder_replaces_the_failed_upload(
     assert PassageQrel.objects.filter(source="crux_tau3").count() == 6
     assert not any(eager.iterdir())  # the old upload deleted, the new one imported and deleted
     assert page_errors == []
+
+
+def test_the_replacement_form_appears_when_the_import_fails_without_a_reload(
+    researcher, login, page_errors, live_server, tmp_path, eager
+):
+    release = hub_release(tmp_path / "crux")
+    job = _failed_folder_import(researcher, release)
+    failed = Job.objects.filter(pk=job.pk).values("state", "message", "finished_at").get()
+    Job.objects.filter(pk=job.pk).update(state=Job.State.RUNNING, message="", finished_at=None)
+    page = login("rita", "research-pass-1")
+    page.goto(live_server.url + reverse("job-detail", args=[job.pk]))
+    expect(page.locator("#job-status .badge")).to_have_text("Running")
+    assert page.locator("#replace-upload-form").count() == 0
+    page.evaluate("window.sameDocument = true")
+
+    Job.objects.filter(pk=job.pk).update(**failed)  # the worker's importer fails it
+    expect(page.locator("#replace-upload-form")).to_be_visible(timeout=10_000)
+    expect(page.locator("#job-status")).to_contain_text("Replace the upload and retry")
+    assert page.evaluate("window.sameDocument") is True  # no reload
+
+    page.set_input_files("#id_replace_folder", str(release))
+    page.click("#replace-upload-form button[type=submit]")
+    expect(page.locator("body")).to_contain_text(f"job #{job.pk} imports them again")
+    job.refresh_from_db()
+    assert job.state == Job.State.SUCCEEDED, job.errors
+    assert page_errors == []

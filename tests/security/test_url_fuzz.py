@@ -13,6 +13,7 @@ seed (``URL_FUZZ_SEED`` changes it); every failure of one run is reported togeth
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -36,6 +37,7 @@ from annotation.exports import platform_format
 from annotation.review_campaigns import create_review_campaign
 from annotation.review_selection import QueueChoice
 from annotation.task_types import PASSAGE_RATING
+from annotation.views.campaign_payment import FILES as PAYMENT_FILES
 from crux_app.models import Collection, GeneratedOutput, Job, Topic
 from evaluation.scaar.models import ScaarAnalysis
 from evaluation.seper.job import run_seper_job
@@ -66,8 +68,20 @@ QUERY_NAMES = [
 ]  # fmt: skip
 
 # Every parameter a view reads gets each of these alone: unicode digits int() refuses, a
-# number past every bound (and past bigint), a NUL, more digits than int() converts.
-HOT = ["²", str(10**30), "1000000000", "1\x00", "9" * 5000]
+# number past every bound (and past bigint), a NUL, more digits than int() converts, and JSON
+# text (for fields parsed as JSON) holding a lone surrogate or an integer json.loads refuses.
+BIG_JSON_INT = "9" * 4301  # one digit past int()'s limit, which json.loads hits too
+HOT = [
+    "²", str(10**30), "1000000000", "1\x00", "9" * 5000, '["\\ud800"]', f"[{BIG_JSON_INT}]",
+]  # fmt: skip
+# The same in JSON bodies (the API's), where a string can hold a lone surrogate and a number
+# can be an integer literal of any length (``BigInt``).
+JSON_HOT: list[object] = ["\ud800", "a\x00b", "²", "9" * 5000, "<big>", ["\ud800"]]
+# Values that pass the usual checks, so that one hot field reaches the service behind them.
+VALID_BY_NAME = {
+    "rating": "3", "option": "A", "time_spent_ms": "100", "name": "fuzz name",
+    "rationale_start": "0", "rationale_end": "1", "format": "jsonl", "kind": "judge",
+}  # fmt: skip
 GARBAGE = [
     "abc", "-1", "0", str(2**63), "٣", "\x00", "1e9", "1.5", "nan", "inf", "-inf", " ", "",
     "%", "'\"<>&", "x" * 5000, "1_000", "0x10", "+5", " 7 ", "null", "true", "[]", "{}",
@@ -99,6 +113,7 @@ SEGMENT_KIND = {
     "webhooks": "webhook",
     "deliveries": "delivery",
     "reviews": "review_campaign",
+    "payment": "payment_file",  # campaigns/<pk>/payment/<name>.csv
 }
 # Reviewers' pages name a review campaign by slug and its items by primary key.
 REVIEW_SEGMENT_KIND = {"review": "review_slug", "items": "review_item"}
@@ -126,8 +141,10 @@ class Route:
         """(name, converter, kind of seeded object) of each path parameter, in order."""
         out, previous = [], ""
         for segment in self.route.strip("/").split("/"):
-            match = PARAM.fullmatch(segment)
-            if match is None:
+            # A parameter may fill a whole segment (``<int:pk>``) or sit inside one
+            # (``<str:name>.csv``); either way its kind comes from the static segment before.
+            matches = list(PARAM.finditer(segment))
+            if not matches:
                 previous = segment
                 continue
             kinds = (
@@ -143,7 +160,7 @@ class Route:
             )
             kind = kinds.get(previous) or SEGMENT_KIND.get(previous)
             assert kind, f"{self.name}: no seeded object for a parameter after '{previous}/'"
-            out.append((match["name"], match["converter"] or "str", kind))
+            out += [(m["name"], m["converter"] or "str", kind) for m in matches]
         return out
 
     def url(self, values: dict[str, str]) -> str:
@@ -216,8 +233,21 @@ class Fuzz:
     failures: list[str] = field(default_factory=list)
     requests: int = 0
 
-    def send(self, method: str, url: str, data: dict[str, str], htmx: bool = False) -> None:
+    def send_json(self, url: str, body: dict[str, object]) -> None:
+        """POST ``body`` as JSON; ``"<big>"`` is written as a ``BIG_JSON_INT`` literal."""
+        text = json.dumps(body).replace('"<big>"', BIG_JSON_INT)
+        self.send("post", url, text, content_type="application/json")  # type: ignore[arg-type]
+
+    def send(
+        self,
+        method: str,
+        url: str,
+        data: dict[str, str] | str,
+        htmx: bool = False,
+        content_type: str | None = None,
+    ) -> None:
         headers = {"HX-Request": "true"} if htmx else {}
+        extra = {"content_type": content_type} if content_type else {}
         where = f"{self.user} {method.upper()} {url}"
         self.requests += 1
         for attempt in (1, 2):
@@ -227,7 +257,7 @@ class Fuzz:
                 # request cannot poison the next, and every request sees the same seed.
                 with transaction.atomic():
                     call = self.client.get if method == "get" else self.client.post
-                    response = call(url, data, headers=headers)
+                    response = call(url, data, headers=headers, **extra)
                     transaction.set_rollback(True)
             except Exception as error:  # noqa: BLE001 - every crash is one finding
                 lines = str(error).strip().splitlines() or [""]
@@ -242,8 +272,11 @@ class Fuzz:
             if attempt == 2:  # slow twice: not a hiccup of the machine
                 self._fail(where, f"{elapsed:.1f} s", method, data)
 
-    def _fail(self, where: str, found: str, method: str, data: dict[str, str]) -> None:
-        sent = urlencode({k: v[:60] for k, v in data.items()})
+    def _fail(self, where: str, found: str, method: str, data: dict[str, str] | str) -> None:
+        if isinstance(data, str):
+            sent = data.encode("ascii", "backslashreplace").decode()[:300]
+        else:
+            sent = urlencode({k: v[:60] for k, v in data.items()})
         self.failures.append(f"{where} -> {found} | {method} data: {sent[:300]}")
 
 
@@ -293,6 +326,7 @@ def _seed(annotator, researcher) -> Seeded:
                 "assignment": str(assignment.pk),
                 "analysis": str(analysis.pk),
                 "fmt": formats[i % len(formats)],
+                "payment_file": PAYMENT_FILES[i % len(PAYMENT_FILES)],
                 "webhook": str(endpoint.pk),
                 "delivery": str(delivery.pk),
                 "review_campaign": str(review.pk),
@@ -347,6 +381,8 @@ def _walk(fuzz: Fuzz, routes: list[Route], seeded: Seeded, names: list[str], dee
             for group in groups:
                 data = {name: rng.choice(HOT + GARBAGE) for name in group}
                 fuzz.send(method, _path(route, rng.choice(worlds)), data, htmx=rng.random() < 0.3)
+            if method == "post" and route.route.startswith("api/"):
+                _send_json_bodies(fuzz, route, rng.choice(worlds), sorted(read[method]), names)
             for size in (rng.randint(2, 10), len(names)):  # form fields, every name at once
                 data = {
                     n: rng.choice(HOT + GARBAGE)
@@ -355,6 +391,31 @@ def _walk(fuzz: Fuzz, routes: list[Route], seeded: Seeded, names: list[str], dee
                     for n in rng.sample(names, size)
                 }
                 fuzz.send(method, _path(route, rng.choice(worlds)), data, htmx=rng.random() < 0.3)
+
+
+def _send_json_bodies(
+    fuzz: Fuzz, route: Route, world: dict[str, str], read: list[str] | set[str], names: list[str]
+) -> None:
+    """Each ``JSON_HOT`` value in each field the view reads, alone and among valid-looking
+    values of the other fields (so it passes their checks and reaches the service), and in
+    every known name at once. A view reads some fields only once others are valid (a
+    rationale after the rating): valid-looking bodies are sent until it reads no new name."""
+    url = _path(route, world)
+    read = set(read)
+    for _ in range(3):
+        with _recording_reads() as keys:
+            fuzz.send("post", url, {name: VALID_BY_NAME.get(name, "1") for name in sorted(read)})
+        new = keys - read - {"csrfmiddlewaretoken", PROBE}
+        if not new:
+            break
+        read |= new
+    read = sorted(read)
+    valid = {name: VALID_BY_NAME.get(name, "1") for name in read}
+    for value in JSON_HOT:
+        for name in read:
+            fuzz.send_json(url, {name: value})
+            fuzz.send_json(url, {**valid, name: value})
+        fuzz.send_json(url, dict.fromkeys(names, value))
 
 
 @pytest.mark.parametrize("part", range(PARTS))
@@ -366,7 +427,9 @@ def test_no_url_answers_a_5xx_or_slowly(annotator, researcher, part):
     names = sorted(set(QUERY_NAMES) | set(_form_field_names()))
     rng = random.Random(SEED * PARTS + part)
     failures, requests = [], 0
-    annotate_routes = {r.route for r in routes if r.route.startswith("annotate/")}
+    annotate_routes = {
+        r.route for r in routes if r.route.startswith(("annotate/", "api/v1/annotate/"))
+    }
     # Deep where the account gets past the role check (Prolific arrivals are anonymous).
     for user, deep_routes in (
         (None, {r.route for r in routes if r.route.startswith("annotate/prolific/")}),
@@ -385,3 +448,9 @@ def test_no_url_answers_a_5xx_or_slowly(annotator, researcher, part):
         f"{len(failures)} of {requests} requests failed (URL_FUZZ_SEED={SEED}):\n"
         + "\n".join(failures)
     )
+
+
+def test_a_parameter_inside_a_segment_is_filled_like_a_whole_segment():
+    route = Route("campaigns/<int:pk>/payment/<str:name>.csv", "payment-file", ("get",))
+    assert route.params() == [("pk", "int", "campaign"), ("name", "str", "payment_file")]
+    assert route.url({"pk": "7", "name": "bonuses"}) == "/campaigns/7/payment/bonuses.csv"

@@ -20,6 +20,17 @@ REFUSED = [
     "http://[fc00::1]/",
     "http://224.0.0.1/",  # multicast
     "http://240.0.0.1/",  # reserved
+    # IPv6 forms of internal IPv4 addresses, and site-local: Python's is_global calls them global.
+    "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+    "http://[64:ff9b::a9fe:a9fe]/",  # NAT64 of 169.254.169.254 (cloud metadata)
+    "http://[64:ff9b:1::7f00:1]/",  # local-use NAT64 prefix
+    "http://[::127.0.0.1]/",  # IPv4-compatible loopback
+    "http://[::7f00:1]/",
+    "http://[::a9fe:a9fe]/",
+    "http://[2002:7f00:1::]/",  # 6to4 of 127.0.0.1
+    "http://[2002:a00:1::1]/",  # 6to4 of 10.0.0.1
+    "http://[fec0::1]/",  # site-local
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",  # Teredo
 ]
 
 
@@ -37,6 +48,19 @@ def test_public_address_is_allowed_and_pinned():
         "/path?q=1",
     )
     assert destination.host_header == "8.8.8.8:8443"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[64:ff9b::808:808]/",  # NAT64 of 8.8.8.8
+        "http://[2002:808:808::1]/",  # 6to4 of 8.8.8.8
+        "http://[::ffff:8.8.8.8]/",
+        "http://[2001:4860:4860::8888]/",
+    ],
+)
+def test_ipv6_forms_of_public_addresses_are_allowed(url):
+    assert check_destination(url, allow_private=False).address
 
 
 def test_setting_allows_private_destinations(settings):

@@ -3,13 +3,15 @@ backoff after failures, every attempt stored, bounded excerpts and timeouts, the
 checked again at each attempt, redelivery."""
 
 import json
+import time
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from tests.webhooks.endpoints import SECRET, make_endpoint
-from webhooks.delivery import EXCERPT_CHARS, attempt_delivery, retry_delay
+from webhooks.bounded_post import EXCERPT_CHARS
+from webhooks.delivery import attempt_delivery, retry_delay
 from webhooks.event_types import TEST
 from webhooks.events import redeliver, send_test_event
 from webhooks.models import Delivery
@@ -133,3 +135,76 @@ def test_the_address_is_checked_again_at_each_attempt(receiver, settings):
     assert delivery.state == Delivery.State.FAILED
     assert "public addresses only" in delivery.attempt_rows.get().error
     assert receiver.requests == []
+
+
+@pytest.mark.parametrize("part", ["headers", "body"])
+def test_a_receiver_dribbling_its_answer_is_cut_off_at_the_total_bound(receiver, settings, part):
+    """One byte every 0.2 s never lets a read time out; the attempt still ends at its total
+    bound and counts as failed (then retried), not delivered."""
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 1.0
+    receiver.dribble = part
+    delivery = _test_delivery(receiver.url)
+    started = time.monotonic()
+    outcome = attempt_delivery(delivery.pk)
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.8, elapsed
+    assert outcome.retry_in == 1.0
+    delivery.refresh_from_db()
+    assert delivery.state == Delivery.State.PENDING
+    attempt = delivery.attempt_rows.get()
+    assert attempt.status_code is None
+    assert "timed out" in attempt.error and "within 1 s" in attempt.error
+    assert attempt.duration_ms < 1800
+
+
+def test_an_answer_within_the_bound_is_delivered(receiver, settings):
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 3.0
+    receiver.dribble, receiver.dribble_every_s = "body", 0.001
+    delivery = _test_delivery(receiver.url)
+    assert attempt_delivery(delivery.pk).retry_in is None
+    delivery.refresh_from_db()
+    assert delivery.state == Delivery.State.SUCCEEDED
+    assert delivery.attempt_rows.get().response_excerpt == "x" * 200
+
+
+def test_the_peer_address_connected_to_is_checked(receiver, settings, monkeypatch):
+    """Were the name to resolve differently between the check and the connection, the socket's
+    peer address is refused all the same."""
+    import webhooks.address_guard as guard
+
+    delivery = _test_delivery(receiver.url)
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    checked = guard.Destination("http", "hooks.example.org", 80, "/", "127.0.0.1")
+    monkeypatch.setattr(
+        "webhooks.delivery.check_destination",
+        lambda url, **kw: guard.Destination(
+            "http", checked.host, receiver.server.server_address[1], "/", checked.address
+        ),
+    )
+    assert attempt_delivery(delivery.pk).retry_in is None
+    attempt = delivery.attempt_rows.get()
+    assert "connected to 127.0.0.1" in attempt.error
+    assert receiver.requests == []
+
+
+def test_https_to_a_receiver_without_tls_fails_within_the_bound(receiver, settings):
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 1.0
+    receiver.dribble = "headers"  # answers in plain HTTP, slowly: the handshake cannot finish
+    delivery = _test_delivery(receiver.url.replace("http://", "https://"))
+    started = time.monotonic()
+    assert attempt_delivery(delivery.pk).retry_in == 1.0
+    assert time.monotonic() - started < 1.8
+    assert delivery.attempt_rows.get().status_code is None
+
+
+def test_deliveries_have_their_own_queue(settings):
+    """Routed off the one-slot `cpu` queue, so a slow receiver never holds up an import."""
+    from crux_app.celery import app
+
+    assert (
+        app.amqp.router.route({}, "webhooks.deliver")["queue"].name
+        == settings.WEBHOOKS_QUEUE
+        == "webhooks"
+    )
+    assert app.amqp.router.route({}, "webhooks.sweep")["queue"].name == "webhooks"
+    assert app.amqp.router.route({}, "crux_app.no_such_task")["queue"].name == "cpu"

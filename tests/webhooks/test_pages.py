@@ -43,9 +43,19 @@ def test_register_shows_the_secret_once_then_masked(researcher_client):
     collection = make_collection("c1")
     data = _form(secret="my-receiver-secret-0001", collection=str(collection.pk))
     response = researcher_client.post(reverse("webhook-create"), data)
-    assert response.status_code == 200
-    assert "my-receiver-secret-0001" in response.content.decode()
     endpoint = Endpoint.objects.get()
+    # Post/redirect/get: the secret waits in the session for the page after the redirect.
+    created = reverse("webhook-created", args=[endpoint.pk])
+    assert response.status_code == 302 and response.url == created
+    shown = researcher_client.get(created)
+    assert "my-receiver-secret-0001" in shown.content.decode()
+    assert "no-store" in shown.headers["Cache-Control"]
+    # Reloaded: the secret is gone (popped), the endpoint's page instead; nothing made twice.
+    reloaded = researcher_client.get(created)
+    assert reloaded.status_code == 302
+    assert reloaded.url == reverse("webhook-detail", args=[endpoint.pk])
+    assert not any("0001" in str(v) for v in researcher_client.session.values())
+    assert Endpoint.objects.count() == 1
     assert (endpoint.url, endpoint.collection, endpoint.events) == (
         "https://8.8.8.8/hooks",
         collection,
@@ -62,7 +72,17 @@ def test_an_empty_secret_gets_a_random_one(researcher_client):
     response = researcher_client.post(reverse("webhook-create"), _form())
     secret = Endpoint.objects.get().secret
     assert len(secret) >= 32
-    assert secret in response.content.decode()
+    assert secret in researcher_client.get(response.url).content.decode()
+
+
+def test_the_created_page_shows_a_secret_only_for_its_own_endpoint(researcher_client):
+    first = researcher_client.post(reverse("webhook-create"), _form(secret="first-secret-00000001"))
+    older = make_endpoint("https://8.8.8.8/older")
+    older.created_by = first.wsgi_request.user
+    older.save()
+    other = researcher_client.get(reverse("webhook-created", args=[older.pk]))
+    assert other.status_code == 302 and "first-secret" not in other.content.decode()
+    assert "first-secret-00000001" in researcher_client.get(first.url).content.decode()
 
 
 GARBAGE = [

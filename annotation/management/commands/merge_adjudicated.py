@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.review_merge import MergeError, merge_adjudicated, mergeable_tasks
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types import DEFAULT_TASK_TYPE
 from crux_app.models import Collection
 
 
@@ -19,7 +19,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        parser.add_argument("--task", default=PASSAGE_RATING, choices=mergeable_tasks())
+        parser.add_argument("--task", default=DEFAULT_TASK_TYPE, choices=mergeable_tasks())
         parser.add_argument("--name", required=True, help="the merged judge's name")
         parser.add_argument("--campaigns", nargs="+", help="review campaign slugs (default: all)")
 

@@ -1,11 +1,18 @@
-"""``manage.py create_api_token --user NAME``: a new personal API token, alone on the last line."""
+"""``manage.py create_api_token --user NAME [--expires-days N]``: a new personal API token,
+alone on the last line."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from api.tokens import issue_token
+from api.tokens import MAX_EXPIRY_DAYS, TokenRefused, issue_token
+
+
+def _days(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_EXPIRY_DAYS:
+        raise CommandError(f"--expires-days must be a whole number from 1 to {MAX_EXPIRY_DAYS}")
+    return int(text)
 
 
 class Command(BaseCommand):
@@ -14,13 +21,26 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--user", required=True, help="the account's username")
         parser.add_argument("--name", default="command line", help="what the token is for")
+        parser.add_argument(
+            "--expires-days",
+            default=None,
+            help=f"the token expires after this many days (1 to {MAX_EXPIRY_DAYS}); "
+            "default: never (until revoked)",
+        )
 
-    def handle(self, *args, user: str, name: str, **options) -> None:
+    def handle(self, *args, user: str, name: str, expires_days: str | None, **options) -> None:
+        days = None if expires_days is None else _days(expires_days[:12])
         account = get_user_model().objects.filter(username=user).first()
         if account is None:
             raise CommandError(f"no user named {user!r}")
         if not account.is_active:
             raise CommandError(f"user {user!r} is inactive")
-        row, token = issue_token(account, name[:100])
-        self.stderr.write(f"API token {row.prefix}… for {user} (shown once; only a hash is kept)")
+        try:
+            row, token = issue_token(account, name[:100], days)
+        except TokenRefused as exc:
+            raise CommandError(f"user {user!r}: {exc}") from None
+        until = f", expires {row.expires_at:%Y-%m-%d %H:%M} UTC" if row.expires_at else ""
+        self.stderr.write(
+            f"API token {row.prefix}… for {user} (shown once; only a hash is kept{until})"
+        )
         self.stdout.write(token)

@@ -5,6 +5,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from crux_app.audit.context import audit_context
+from crux_app.audit.events import audited_import
 from crux_app.collection_names import collection_name_problem
 from crux_app.dataio.catalog import IMPORT_FORMATS
 from crux_app.dataio.errors import ImportFailure
@@ -40,7 +42,10 @@ class ImportCommand(BaseCommand):
         importer = IMPORT_FORMATS[self.format_name].importer
         progress = self.verbosity > 0 and sys.stderr.isatty()
         try:
-            result = importer(collection, Path(source), progress=progress, **params)
+            with audit_context(origin="command", command=self.format_name):
+                result = audited_import(
+                    importer, collection, Path(source), progress=progress, **params
+                )
         except ImportFailure as failure:
             raise CommandError(str(failure)) from failure
         self.stdout.write(self.style.SUCCESS(result.summary()))

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from crux_app.dataio.catalog import EXPORT_FORMATS
 from crux_app.dataio.errors import ExportFailure
 from crux_app.dataio.export_labels import export_labels
+from crux_app.read_parameters import JUDGE  # the declared read side
 
 
 class Command(BaseCommand):
@@ -14,7 +15,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--judge", required=True, help="judge name, e.g. annotator1")
+        parser.add_argument(
+            "--judge",
+            required=True,
+            type=JUDGE.option_value_of(str),
+            help="judge name, e.g. annotator1",
+        )
         parser.add_argument("--format", required=True, choices=EXPORT_FORMATS)
         parser.add_argument("out", help="output file")
 

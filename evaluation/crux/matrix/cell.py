@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from crux_app.audit.reading import label_history
 from crux_app.judges import researcher_judge
-from crux_app.models import Judge, Judgment, Passage, SubQuestion, Topic
+from crux_app.models import AuditEvent, Judge, Judgment, Passage, SubQuestion, Topic
 from evaluation.crux.matrix.distributions import RatingDistribution, rating_distribution
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
+HISTORY_SHOWN = 50  # the full trail is on the collection's audit page
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,14 @@ class CellDetail:
     passage: Passage
     judgments: list[Judgment]  # every judge's, judge selected; LLM judges first, then by name
     own: Judgment | None  # the viewing researcher's own rating, if any
+
+    @property
+    def history(self) -> list[tuple[AuditEvent, str]]:
+        """Each change of the cell's judgments (from the audit trail), oldest first, with the
+        judge's name."""
+        names = {j.pk: j.judge.name for j in self.judgments}
+        events = label_history(Judgment._meta.db_table, names)
+        return [(event, names.get(event.row_id, "")) for event in events[:HISTORY_SHOWN]]
 
     @property
     def rows(self) -> list[tuple[Judgment, RatingDistribution | None]]:

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from crux_app.models import Passage, SubQuestion, Topic
+from crux_app.read_parameters import K, whole_taus
 from crux_app.vocabulary import RUBRIC_LEVELS
 from evaluation.crux.matrix.matrix import (
     DEFAULT_K,
@@ -30,6 +31,7 @@ RATING, EXPECTED = "rating", "expected"
 COLOUR_CHOICES = [(RATING, "rating"), (EXPECTED, "expected rating (distribution)")]
 # Selectors whose invalid value is refused (400) instead of falling back to the default.
 REFUSED = ("colour",)
+TAUS = whole_taus()  # the declared tau's whole numbers: the matrix colours whole ratings
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,9 @@ class MatrixSelectionForm(forms.Form):
 
     judge = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     run = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    tau = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, choices=[(t, str(t)) for t in range(1, 6)]
-    )
-    k = forms.IntegerField(required=False, min_value=1, max_value=MAX_K)
+    # The declared tau's whole values and the declared k's bounds (crux_app.read_parameters).
+    tau = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, choices=TAUS)
+    k = forms.IntegerField(required=False, min_value=K.minimum, max_value=MAX_K)
     colour = forms.ChoiceField(required=False, choices=COLOUR_CHOICES)
 
     def __init__(
@@ -105,9 +106,7 @@ class CellQueryForm(forms.Form):
 
     sq = forms.IntegerField(min_value=1, max_value=MAX_ID)
     passage = forms.IntegerField(min_value=1, max_value=MAX_ID)
-    tau = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, choices=[(t, str(t)) for t in range(1, 6)]
-    )
+    tau = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, choices=TAUS)
     judge = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     def context(self) -> tuple[int, int | None]:

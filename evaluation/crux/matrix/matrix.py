@@ -17,12 +17,15 @@ import numpy as np
 from crux_app.judge_choice import default_judge
 from crux_app.judge_kinds import kind_label
 from crux_app.models import Judge, Run, Topic
+from crux_app.read_parameters import TAU, K
+from crux_app.vocabulary import nearly_constant
 from evaluation.crux.matrix.stored import (
     UNPARSABLE,
     StoredTopic,
     external_ids,
     judgment_array,
     preferred_grades,
+    rating_histograms,
     rating_rows,
     run_order,
     subquestion_rows,
@@ -37,9 +40,10 @@ from evaluation.crux.method.crux_ratings import (
 from evaluation.crux.method.required_subset import select_required
 from evaluation.crux.oracle import ORACLE_POLICY
 
-DEFAULT_TAU = 3
-DEFAULT_K = 10
-MAX_K = 1000
+# The read side's declared tau (a whole one: the matrix offers whole taus) and k.
+DEFAULT_TAU = int(TAU.default)
+DEFAULT_K = K.default
+MAX_K = K.maximum
 # Cell codes besides the ratings 0..5 (and UNPARSABLE, -1).
 NOT_JUDGED = -2
 REQUIRED_GRADE = 3
@@ -62,6 +66,7 @@ class JudgeChoice:
     n_judgments: int
     prompt_version: str = ""
     n_topics: int = 1  # a topic's judges all rated its one topic
+    degenerate: bool = False  # its ratings of the topic are nearly constant (vocabulary)
 
     @property
     def kind_name(self) -> str:
@@ -112,8 +117,9 @@ def matrix_options(topic: Topic, ratings: np.ndarray | None = None) -> MatrixOpt
     # matrix reads anyway, instead of a join and GROUP BY over the judgments table.
     ids, counts = np.unique(ratings[:, 0], return_counts=True)
     n_judgments = dict(zip(ids.tolist(), counts.tolist(), strict=True))
+    flat = {pk for pk, tally in rating_histograms(ratings).items() if nearly_constant(tally)}
     judges = [
-        JudgeChoice(pk, name, kind, n_judgments[pk], version)
+        JudgeChoice(pk, name, kind, n_judgments[pk], version, degenerate=pk in flat)
         for pk, name, kind, version in Judge.objects.filter(pk__in=list(n_judgments))
         .order_by("name", "pk")
         .values_list("pk", "name", "kind", "prompt_version")
@@ -196,12 +202,6 @@ class TopicMatrix:
     @property
     def n_disagreements(self) -> int:
         return int((self.disagreement >= Disagreement.DIFFERS).sum())
-
-    def attention_cells(self) -> list[tuple[int, int]]:
-        """(row, column) of the cells worth a look, in reading order (row by row): the selected
-        judge has no parsed rating there, or a human's rating is marked against it."""
-        rows, cols = np.nonzero((self.codes < 0) | (self.disagreement > Disagreement.NONE))
-        return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
 
 def build_matrix(

@@ -12,6 +12,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from crux_app.models import Judge
 from evaluation.crux.matrix.figure import (
     GRADE_LABELS,
     MARKS,
@@ -22,15 +23,37 @@ from evaluation.crux.matrix.figure import (
 from evaluation.crux.matrix.matrix import Disagreement, TopicMatrix
 
 
+def machine_crossings(matrix: TopicMatrix) -> np.ndarray:
+    """(J, Q, P) bool: where no person but the shown judge rated the topic (the shown judge is
+    the expert, or nobody labelled), the other judges (``matrix.judges`` order) whose parsed
+    rating of a cell is on the other side of tau from the shown judge's. Other people's ratings
+    are marked by ``matrix.disagreement`` and then they alone are the reference."""
+    shape = (len(matrix.judges), *matrix.codes.shape)
+    if matrix.judge_codes is None or matrix.judge is None or not matrix.judges:
+        return np.zeros(shape, dtype=bool)
+    others = np.array([j.id != matrix.judge.id for j in matrix.judges])
+    if any(o and j.kind == Judge.Kind.HUMAN for o, j in zip(others, matrix.judges, strict=True)):
+        return np.zeros(shape, dtype=bool)
+    theirs, mine = matrix.judge_codes.astype(np.int64), matrix.codes.astype(np.int64)[None]
+    rated = (theirs >= 0) & (mine >= 0)
+    return rated & ((theirs >= matrix.tau) != (mine >= matrix.tau)) & others[:, None, None]
+
+
 def attention(matrix: TopicMatrix) -> list[list[Any]]:
-    """[row, column, why] of each cell worth a look, in reading order: no parsed rating from
-    the selected judge, or a human's rating marked against it (the worst mark names it)."""
+    """[row, column, why] of each cell worth a look (the ``n`` key's), in reading order: no
+    parsed rating from the selected judge, a human's rating marked against it (the worst mark
+    names it), or another judge's rating on the other side of tau (named)."""
+    crossings = machine_crossings(matrix)
+    worth = (matrix.codes < 0) | (matrix.disagreement > Disagreement.NONE) | crossings.any(axis=0)
     out: list[list[Any]] = []
-    for r, c in matrix.attention_cells():
+    for r, c in zip(*(a.tolist() for a in np.nonzero(worth)), strict=True):
         level = int(matrix.disagreement[r, c])
         why = [cell_label(int(matrix.codes[r, c]))] if matrix.codes[r, c] < 0 else []
         if level > Disagreement.NONE:
             why.append(MARKS[Disagreement(level)][0])
+        names = [matrix.judges[j].name for j in np.nonzero(crossings[:, r, c])[0].tolist()]
+        if names:
+            why.append(f"{', '.join(names)}: other side of tau")
         out.append([r, c, "; ".join(why)])
     return out
 

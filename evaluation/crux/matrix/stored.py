@@ -110,6 +110,16 @@ def rating_rows(topic: Topic) -> np.ndarray:
     return int_columns(judgments, RATING_FIELDS)
 
 
+def rating_histograms(rows: np.ndarray) -> dict[int, dict[float, int]]:
+    """judge id -> parsed rating -> count, from ``rating_rows``."""
+    parsed = rows[rows[:, RATING] != UNPARSABLE]
+    pairs, tally = np.unique(parsed[:, [JUDGE, RATING]], axis=0, return_counts=True)
+    out: dict[int, dict[float, int]] = {}
+    for (judge, rating), n in zip(pairs.tolist(), tally.tolist(), strict=True):
+        out.setdefault(judge, {})[float(rating)] = n
+    return out
+
+
 def judgment_array(topic: Topic, rows: np.ndarray | None = None) -> np.ndarray:
     """(N, 4) int64 rows of (judge, sub-question, passage, rating) for the topic's passage
     ratings (``rows``: the topic's ``rating_rows``, when already read); an unparsable rating

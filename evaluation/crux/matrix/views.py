@@ -22,7 +22,7 @@ from evaluation.crux.matrix.forms import (
     MatrixSelectionForm,
     RubricRatingForm,
 )
-from evaluation.crux.matrix.judge_warnings import matrix_warnings
+from evaluation.crux.matrix.judge_warnings import cell_warnings, matrix_warnings
 from evaluation.crux.matrix.matrix import build_matrix
 from evaluation.crux.matrix.payload import matrix_payload, payload_script
 from evaluation.crux.matrix.topic_cache import run_rows, stored_topic, topic_rows
@@ -163,6 +163,7 @@ class MatrixCellView(ResearcherRequiredMixin, View):
         saved: str = "",
     ) -> HttpResponse:
         tau, judge_id = CellQueryForm(request.GET).context()
+        names = [j.judge.name for j in cell.judgments] if cell else []
         context = {
             "topic": topic,
             "cell": cell,
@@ -170,6 +171,7 @@ class MatrixCellView(ResearcherRequiredMixin, View):
             "saved": saved,
             "tau": tau,
             "selected_judge_id": judge_id,
+            "warnings": cell_warnings(topic, names),
         }
         if request.htmx:
             return render(request, self.template, context)

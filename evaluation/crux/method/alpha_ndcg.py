@@ -28,6 +28,7 @@ from evaluation.crux.method.crux_ratings import (
     OUTSIDE,
     RatingsBatch,
     TopicRatings,
+    check_contexts,
     context_ratings,
     stack_contexts,
 )
@@ -60,12 +61,25 @@ def _relevance(batch: RatingsBatch, answerable: AnswerableSet, tau: float) -> np
 
 
 def run_gains(run_rel: np.ndarray, alpha: float) -> np.ndarray:
-    """(T, K, Q) relevance of the ranked passages -> (T, K) novelty-discounted gains."""
-    rel = run_rel.astype(np.int32)
-    seen_before = np.cumsum(rel, axis=1, dtype=np.int32) - rel
-    # (1 - alpha) ** c from a table: one gather instead of a power per cell.
-    powers = (1.0 - alpha) ** np.arange(run_rel.shape[1] + 1, dtype=np.float64)
-    return np.where(run_rel, powers[seen_before], 0.0).sum(axis=2)
+    """(T, K, Q) relevance of the ranked passages -> (T, K) novelty-discounted gains.
+
+    Only the relevant (position, subtopic) cells are visited, subtopic by subtopic: the i-th
+    passage of the ranking relevant to a subtopic adds (1 - alpha) ** i at its position.
+    """
+    t, k, q = run_rel.shape
+    gains = np.zeros(t * k)
+    # (T, Q, K) order: each subtopic's relevant positions come in rank order, so a cell's
+    # count of earlier ones is its index within the run of its (topic, subtopic).
+    tt, qq, kk = np.nonzero(np.ascontiguousarray(run_rel.transpose(0, 2, 1)))
+    if tt.size == 0:
+        return gains.reshape(t, k)
+    group = tt * q + qq
+    first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    sizes = np.diff(np.r_[first, group.size])
+    seen_before = np.arange(group.size) - np.repeat(first, sizes)
+    powers = (1.0 - alpha) ** np.arange(k + 1, dtype=np.float64)
+    np.add.at(gains, tt * k + kk, powers[seen_before])
+    return gains.reshape(t, k)
 
 
 def _sums_exact_in_any_order(alpha: float, max_covered: int, n_subtopics: int) -> bool:
@@ -84,29 +98,33 @@ def _sums_exact_in_any_order(alpha: float, max_covered: int, n_subtopics: int) -
 
 
 def _rescore_in_ndeval_order(
-    scores: np.ndarray, available: np.ndarray, pool_f: np.ndarray, subtopic_gain: np.ndarray
+    scores: np.ndarray,
+    topics: np.ndarray,
+    rel: np.ndarray,
+    subtopic_gain: np.ndarray,
 ) -> np.ndarray:
     """Recompute the near-best scores summing subtopic by subtopic, as ndeval does.
 
+    ``scores`` are the (A, P) scores of the topics ``topics`` of ``rel`` and ``subtopic_gain``.
     Ties are decided on exact equality, so when the summation order can change the rounding
     (alpha other than 0.5, or deep k) the contenders must round exactly as ndeval's do. A
     passage more than 1e-9 below the best cannot win in either order (rounding errors are
     ~1e-14), so only the few near the best are recomputed; the rest drop out.
     """
+    available = np.isfinite(scores)
     near = available & (scores >= scores.max(axis=1, keepdims=True) - 1e-9)
     ti, ri = np.nonzero(near)
     exact = np.zeros(ti.shape[0])
     for j in range(subtopic_gain.shape[1]):
-        exact += pool_f[ti, ri, j] * subtopic_gain[ti, j]
+        exact += rel[topics[ti], ri, j] * subtopic_gain[topics[ti], j]
     rescored = np.full(scores.shape, -np.inf)
     rescored[ti, ri] = exact
     return rescored
 
 
-# Topics per greedy pass: a chunk's (R, Q) relevance stays in cache through all its steps,
-# where the whole batch (5,000 topics x 80 x 15 doubles, ~50 MB) is re-read from memory at
-# every step; deep k paid that cost per step (alpha-nDCG@100 took 7x the time of @20).
-TOPICS_PER_PASS = 256
+# Topics per greedy pass: bounds the memory of a pass (its scores and the index of its
+# relevant cells) whatever the batch.
+TOPICS_PER_PASS = 4096
 
 
 def ideal_gains(rel: np.ndarray, k: int, alpha: float) -> np.ndarray:
@@ -119,50 +137,101 @@ def ideal_gains(rel: np.ndarray, k: int, alpha: float) -> np.ndarray:
 
 
 def _greedy_ideal_gains(rel: np.ndarray, k: int, alpha: float) -> np.ndarray:
-    t, _, q = rel.shape
+    """The greedy, stepping only the topics that still need it.
+
+    A topic needs no step once it has k passages, or once no passage left covers two or more
+    subtopics: from there each passage's score is its one subtopic's gain, so the greedy takes
+    the gains g_q (1 - alpha) ** i (i below the passages left for q) largest first, whichever
+    tied passage it picks, and they are written at once, sorted. A step costs an argmax over
+    the topic's passages and an update of the passages that share a subtopic with the one
+    taken, so the cost grows with the passages that cover several subtopics, not with k.
+    """
+    t, p, q = rel.shape
     gains = np.zeros((t, k))
     # Rows in descending order, so argmax's first maximum is the largest row: ndeval's tie
-    # break (largest docno). Only passages relevant to some subtopic can ever gain: keep them
-    # first, so the greedy runs over R <= P columns and at most min(k, R) steps.
+    # break (largest docno).
     rel = rel[:, ::-1]
-    has_rel = rel.any(axis=2)
-    order = np.argsort(~has_rel, axis=1, kind="stable")
-    r = int(has_rel.sum(axis=1).max(initial=0))
-    order = order[:, :r]
-    pool_valid = np.take_along_axis(has_rel, order, axis=1)
-    pool = np.take_along_axis(rel, order[:, :, None], axis=1) & pool_valid[:, :, None]
-    pool_f = pool.astype(np.float64)
-    # (T, Q, R): one subtopic's column over the pool is contiguous, for the updates below.
-    by_subtopic = np.ascontiguousarray(pool_f.transpose(0, 2, 1))
+    # For each (topic, subtopic): the flat score indices of the passages relevant to it, in
+    # CSR form. One pass over the relevance ((T, Q, P) order keeps each (topic, subtopic)'s
+    # entries together); every other count below comes from this index.
+    tt, qq, pp = np.nonzero(np.ascontiguousarray(rel.transpose(0, 2, 1)))
+    members = tt * p + pp
+    cell_of = tt * q + qq
+    bounds = np.zeros(t * q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cell_of, minlength=t * q), out=bounds[1:])
+    n_subtopics = np.bincount(members, minlength=t * p).reshape(t, p)
+    limit = np.minimum(k, (n_subtopics > 0).sum(axis=1))
+    if not limit.any():
+        return gains
+    # Every gain starts at 1: a passage's first score is its number of relevant subtopics.
+    scores = np.where(n_subtopics > 0, n_subtopics.astype(np.float64), -np.inf)
+    flat_scores = scores.reshape(-1)
+    multi = n_subtopics >= 2
+    multi_left = multi.sum(axis=1)
     subtopic_gain = np.ones((t, q))
     covered = np.zeros((t, q), dtype=np.int64)  # times each subtopic was taken
-    # Every gain starts at 1: a passage's first score is its number of relevant subtopics.
-    scores = pool_f.sum(axis=2) + np.where(pool_valid, 0.0, -np.inf)
-    rows = np.arange(t)
-    for step in range(min(k, r)):
+    most_covered = 0
+    done = np.zeros(t, dtype=np.int64)  # steps taken by the loop
+    active = np.flatnonzero((limit > 0) & (multi_left > 0))
+    step = 0
+    while active.size:
+        ranked = scores[active]
         # Exactness depends on how often a subtopic was covered so far, not on the depth:
         # ndeval-order rescoring is needed only once that count is large (rare).
-        exact = _sums_exact_in_any_order(alpha, int(covered.max(initial=0)), q)
-        ranked = (
-            scores
-            if exact
-            else _rescore_in_ndeval_order(scores, np.isfinite(scores), pool_f, subtopic_gain)
-        )
+        if not _sums_exact_in_any_order(alpha, most_covered, q):
+            ranked = _rescore_in_ndeval_order(ranked, active, rel, subtopic_gain)
         pick = np.argmax(ranked, axis=1)
-        best = ranked[rows, pick]
-        gains[:, step] = np.maximum(best, 0.0)
-        scores[rows, pick] = -np.inf
-        taken = pool[rows, pick] & (best > 0)[:, None]
-        covered += taken
-        # Only the subtopics just taken lose gain: update the scores through their columns
-        # (the picked passage covers a few of the Q subtopics) instead of recomputing all.
-        width = int(taken.sum(axis=1).max(initial=0))
-        if width:
-            columns = np.argsort(~taken, axis=1, kind="stable")[:, :width]
-            lost = np.take_along_axis(np.where(taken, subtopic_gain * alpha, 0.0), columns, 1)
-            scores -= np.einsum("tsr,ts->tr", by_subtopic[rows[:, None], columns], lost)
-        subtopic_gain = np.where(taken, subtopic_gain * (1.0 - alpha), subtopic_gain)
+        best = ranked[np.arange(active.size), pick]
+        gains[active, step] = np.maximum(best, 0.0)
+        scores[active, pick] = -np.inf
+        multi_left[active] -= multi[active, pick]
+        ti, qi = np.nonzero(rel[active, pick] & (best > 0)[:, None])
+        ti = active[ti]
+        if ti.size:
+            covered[ti, qi] += 1
+            most_covered = max(most_covered, int(covered[ti, qi].max()))
+            # Only the subtopics just taken lose gain: subtract it from the scores of the
+            # passages relevant to them instead of recomputing every score.
+            cell = ti * q + qi
+            first, count = bounds[cell], bounds[cell + 1] - bounds[cell]
+            offsets = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+            lost = np.repeat(subtopic_gain[ti, qi] * alpha, count)
+            np.subtract.at(flat_scores, members[np.repeat(first, count) + offsets], lost)
+            subtopic_gain[ti, qi] *= 1.0 - alpha
+        step += 1
+        done[active] = step
+        active = active[(step < limit[active]) & (multi_left[active] > 0)]
+    # Passages left per (topic, subtopic), for the topics that end in the single-subtopic tail.
+    left = np.bincount(cell_of[np.isfinite(flat_scores[members])], minlength=t * q)
+    _single_subtopic_tail(gains, left.reshape(t, q), subtopic_gain, done, limit, alpha)
     return gains
+
+
+def _single_subtopic_tail(
+    gains: np.ndarray,
+    left: np.ndarray,
+    subtopic_gain: np.ndarray,
+    done: np.ndarray,
+    limit: np.ndarray,
+    alpha: float,
+) -> None:
+    """Write the gains of steps ``done``..``limit`` of the topics whose passages left each
+    cover one subtopic: g_q, g_q (1 - alpha), ... (as many as q's passages left, multiplied
+    in turn as the greedy does), largest first; ``left``: (T, Q) passages left per subtopic."""
+    tail = np.flatnonzero(done < limit)
+    if tail.size == 0:
+        return
+    left = left[tail]
+    depth = int(left.max())
+    values = np.empty((tail.size, left.shape[1], depth))
+    value = subtopic_gain[tail].copy()
+    for i in range(depth):
+        values[:, :, i] = np.where(i < left, value, -np.inf)
+        value = value * (1.0 - alpha)
+    ordered = -np.sort(-values.reshape(tail.size, -1), axis=1)
+    width = limit[tail] - done[tail]
+    row, j = np.nonzero(np.arange(ordered.shape[1])[None, :] < width[:, None])
+    gains[tail[row], done[tail[row]] + j] = np.maximum(ordered[row, j], 0.0)
 
 
 def _check(tau: float, k: int, alpha: float) -> float:
@@ -187,6 +256,29 @@ def ideal_dcg(
     return ideal_gains(_relevance(batch, answerable, tau), k, alpha) @ discounts(k)
 
 
+def _run_relevance(
+    batch: RatingsBatch,
+    top: np.ndarray,
+    answerable: AnswerableSet,
+    tau: float,
+    rel: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(T, K, Q) relevance of the ranked passages and (T,) count of their unjudged answerable
+    cells. With the batch's relevance at hand (computed for the ideal) it gathers booleans and
+    per-passage counts; else the top-k ratings only, so a small k reads little."""
+    outside = top == OUTSIDE
+    if rel is None or rel.shape[1] == 0:
+        run = context_ratings(batch, top)
+        with np.errstate(invalid="ignore"):
+            run_rel = (run >= tau) & answerable.mask[:, None, :]
+        return run_rel, (np.isnan(run) & answerable.mask[:, None, :]).sum(axis=(1, 2))
+    unjudged = (np.isnan(batch.ratings) & answerable.mask[:, None, :]).sum(axis=2)
+    rows = np.where(outside, 0, top)
+    run_rel = np.take_along_axis(rel, rows[:, :, None], axis=1) & ~outside[:, :, None]
+    missing = np.where(outside, 0, np.take_along_axis(unjudged, rows, axis=1)).sum(axis=1)
+    return run_rel, missing
+
+
 def alpha_ndcg(
     batch: RatingsBatch,
     contexts: np.ndarray,
@@ -199,18 +291,16 @@ def alpha_ndcg(
     """alpha-nDCG@k of each topic's ranked context ((T, K) row indices, ``OUTSIDE`` = 0);
     ``ideal``: ``ideal_dcg`` of the same batch, answerable sets, k, tau and alpha."""
     tau = _check(tau, k, alpha)
-    contexts = np.asarray(contexts, dtype=np.int64)
+    contexts = check_contexts(batch, contexts)
     top = np.full((batch.n_topics, k), OUTSIDE, dtype=np.int64)
-    width = min(k, contexts.shape[1]) if contexts.ndim == 2 else 0
+    width = min(k, contexts.shape[1])
     top[:, :width] = contexts[:, :width]
-    run = context_ratings(batch, top)
-    with np.errstate(invalid="ignore"):
-        run_rel = (run >= tau) & answerable.mask[:, None, :]
-    missing = (np.isnan(run) & answerable.mask[:, None, :]).sum(axis=(1, 2))
+    rel = _relevance(batch, answerable, tau) if ideal is None else None
+    run_rel, missing = _run_relevance(batch, top, answerable, tau, rel)
     disc = discounts(k)
     dcg = run_gains(run_rel, alpha) @ disc
-    if ideal is None:
-        ideal = ideal_dcg(batch, answerable, k, tau, alpha)
+    if rel is not None:
+        ideal = ideal_gains(rel, k, alpha) @ disc
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(answerable.size > 0, dcg / np.where(ideal > 0, ideal, 1.0), np.nan)
     return AlphaNDCGBatch(value=value, dcg=dcg, ideal_dcg=ideal, missing=missing)

@@ -116,12 +116,12 @@ def stack_contexts(contexts: Sequence[Sequence[int]], k: int | None = None) -> n
     return out
 
 
-def context_ratings(batch: RatingsBatch, contexts: np.ndarray) -> np.ndarray:
-    """Gather the (T, K, Q) ratings of each context; ``OUTSIDE`` entries rate 0 everywhere."""
+def check_contexts(batch: RatingsBatch, contexts: np.ndarray) -> np.ndarray:
+    """(T, K) row indices as int64, refused (ValueError naming the topic) when an entry names
+    no row of its topic or a row twice."""
     contexts = np.asarray(contexts, dtype=np.int64)
     if contexts.ndim != 2 or contexts.shape[0] != batch.n_topics:
         raise ValueError(f"contexts must have shape ({batch.n_topics}, K), got {contexts.shape}")
-    t, p, q = batch.ratings.shape
     n_passages = batch.passage_valid.sum(axis=1)
     bad = (contexts < OUTSIDE) | (contexts >= n_passages[:, None])
     if bad.any():
@@ -130,13 +130,26 @@ def context_ratings(batch: RatingsBatch, contexts: np.ndarray) -> np.ndarray:
             f"context of topic {topic} at position {pos} names passage row "
             f"{int(contexts[topic, pos])}, but the topic has {int(n_passages[topic])} rows"
         )
-    ordered = np.sort(contexts, axis=1)
-    repeated = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != OUTSIDE)
-    if repeated.any():
+    # A repeat shows as a (topic, row) counted twice: one pass, where sorting each context
+    # would cost K log K per topic.
+    inside = contexts != OUTSIDE
+    width = batch.ratings.shape[1]
+    topic_of = np.broadcast_to(np.arange(contexts.shape[0])[:, None], contexts.shape)
+    flat = (topic_of * width + contexts)[inside]
+    if flat.size and np.bincount(flat, minlength=1).max() > 1:
+        ordered = np.sort(contexts, axis=1)
+        repeated = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != OUTSIDE)
         topic, pos = map(int, np.argwhere(repeated)[0])
         raise ValueError(
             f"context of topic {topic} lists passage row {int(ordered[topic, pos])} twice"
         )
+    return contexts
+
+
+def context_ratings(batch: RatingsBatch, contexts: np.ndarray) -> np.ndarray:
+    """Gather the (T, K, Q) ratings of each context; ``OUTSIDE`` entries rate 0 everywhere."""
+    contexts = check_contexts(batch, contexts)
+    t, p, q = batch.ratings.shape
     outside = contexts == OUTSIDE
     if p == 0:  # no rows at all: every entry is OUTSIDE
         return np.zeros((t, contexts.shape[1], q))

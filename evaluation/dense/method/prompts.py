@@ -1,15 +1,13 @@
 """DENSE's prompts (seed 003, appendix B), word for word.
 
-B.2 (the NLI prompt) lives with the LLM NLI backend (``evaluation.backends.nli_llm_prompt``),
-which is the NLI judge DENSE uses by default; it is re-exported here so every DENSE prompt can
-be read in one place.
+B.2 (the NLI prompt) lives with the LLM NLI backend (``evaluation.backends.nli_llm_prompt``,
+``NLI_PROMPT``), which is the NLI judge DENSE uses by default (not re-exported: this pure part
+imports no backend).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from evaluation.backends.nli_llm_prompt import NLI_PROMPT  # noqa: F401  (B.2, re-exported)
 
 # B.1: rephrase one chunk on its own.
 REPHRASE_PROMPT = (

@@ -92,7 +92,7 @@ def test_html_written_to_a_file(collection, tmp_path):
     [
         (["--collection", "nope"], "collection 'nope' does not exist; collections: 'cmd'"),
         (["--collection", "cmd", "--judge", "gpt"], "judge 'gpt' has no judgments"),
-        (["--collection", "cmd", "--tau", "0"], "tau must lie in (0, 5]"),
+        (["--collection", "cmd", "--tau", "0"], "--tau: option 'tau' must be a number in 0.5..5"),
         (["--collection", "cmd", "--out", "/nonexistent/dir/x.json"], "cannot write"),
         (["--collection", "cmd", "--campaign", "nope"], "campaign 'nope' does not exist"),
     ],

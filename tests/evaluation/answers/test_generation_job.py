@@ -216,7 +216,7 @@ def test_bad_parameters_fail_the_job_naming_the_field(params, message):
     job = run_answer_job(job, RecordingGenerator)
     assert job.state == Job.State.FAILED
     assert job.message == message
-    assert job.errors[0]["message"] == f"ValueError: {message}"
+    assert job.errors[0]["message"] == f"ParameterError: {message}"
     assert not GeneratedOutput.objects.exists()
 
 

@@ -281,3 +281,25 @@ def test_topics_split_into_passes_give_the_same_values(monkeypatch):
         naive = naive_alpha_ndcg(topic, contexts[t], 150, tau=1)
         if naive is not None:
             assert split.value[t] == pytest.approx(naive, abs=1e-9)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 0.3])
+def test_depth_beyond_the_judged_passages_changes_nothing(alpha):
+    # Past the judged passages nothing gains: k = 10x their number gives the values of k =
+    # their number, which the plain loops compute over the judged passages only.
+    topics, contexts = random_topics(7, n_topics=40, max_passages=30)
+    batch = RatingsBatch.stack(topics)
+    answerable = answerable_set(batch, 3)
+    judged = batch.ratings.shape[1]
+    runs = stack_contexts(contexts)
+    at_judged = alpha_ndcg(batch, runs, answerable, judged, alpha=alpha)
+    deep = alpha_ndcg(batch, runs, answerable, 10 * judged, alpha=alpha)
+    np.testing.assert_allclose(deep.value, at_judged.value, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(deep.ideal_dcg, at_judged.ideal_dcg, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(deep.missing, at_judged.missing)
+    for t, topic in enumerate(topics):
+        naive = naive_alpha_ndcg(topic, contexts[t], judged, alpha=alpha)
+        if naive is None:
+            assert np.isnan(deep.value[t])
+        else:
+            assert deep.value[t] == pytest.approx(naive, abs=1e-9)

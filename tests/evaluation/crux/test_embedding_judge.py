@@ -154,7 +154,7 @@ def test_the_command_scopes_like_the_job_and_lists_unparsable_outputs(monkeypatc
         (["--collection", "duc04", "--run", "nope"], "no run 'nope'"),
         (["--collection", "duc04", "--topic", "nope"], "no topic 'nope'"),
         (["--collection", "duc04", "--reports", "--run", "bm25"], "leave out --run"),
-        (["--collection", "duc04", "--embedding", "--model", "x"], "leave out --model"),
+        (["--collection", "duc04", "--embedding", "--model", "x"], "--model: The embedding"),
         (["--collection", "duc04", "--k", "0"], "'k' must be an integer in 1..1000"),
     ],
 )

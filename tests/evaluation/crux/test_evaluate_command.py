@@ -133,7 +133,7 @@ def test_reports_option_prints_report_coverage_per_system():
             r"judge 'x'.*judges there: 'llm-judge', 'human-1'",
         ),
         (["--collection", "hand", "--qrels-source", "x"], r"sources: 'imported'"),
-        (["--collection", "hand", "--k", "ten"], r"--k must be an integer"),
+        (["--collection", "hand", "--k", "ten"], r"--k: k must be an integer from 1 to 1000"),
         (["--collection", "hand", "--tokenizer", "bert"], r"tokenizer 'bert' is not available"),
     ],
 )

@@ -8,6 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from crux_app.models import Judgment
+from tests.accessibility import assert_accessible
 from tests.evaluation.crux.matrix_seed import make_matrix_topic
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,6 +44,7 @@ def test_researcher_clicks_a_cell_and_rates_it(
     expect(page.locator("#matrix-plot")).to_have_attribute("data-ready", "1")
     expect(page.locator("#coverage-line")).to_contain_text("top-2 at τ=3")
     assert not page.evaluate(MARKED, ["human: other side of tau", 0, 1])
+    assert_accessible(page)
 
     # Column 0 is bm25's first passage (p3), row 1 is position 1; llm-a rated it 3.
     click_cell(page, 0, 1)
@@ -51,6 +53,7 @@ def test_researcher_clicks_a_cell_and_rates_it(
     expect(panel.locator("#cell-passage-text")).to_contain_text("Passage 3 of m1.")
     expect(panel.locator('tr[data-judge="llm-a"] .rating')).to_contain_text("3")
     expect(panel.locator('tr[data-judge="llm-a"] .raw-output')).to_have_text("Rating: 3")
+    assert_accessible(page)  # with the cell's panel open
 
     # Select the passage's first words with the mouse: they become the rationale.
     box = panel.locator("#cell-passage-text").bounding_box()

@@ -235,7 +235,7 @@ def test_the_command_grades_qrels_and_runs_repeats(trec, monkeypatch):
     call_command("judge", "--collection", "trec", "--rubric", "umbrela", "--temperature", "0.7",
                  "--seed", "5", "--sample-size", "3", stdout=out, stderr=io.StringIO())  # fmt: skip
     assert f"judge {JUDGE}~t0.7-s5: judged 3" in out.getvalue()
-    with pytest.raises(CommandError, match="--seed is for sampling"):
+    with pytest.raises(CommandError, match="--seed: A seed is for sampling"):
         call_command("judge", "--collection", "trec", "--seed", "5", stdout=io.StringIO())
     with pytest.raises(CommandError, match="scope 'outputs' is CRUX's only"):
         call_command("judge", "--collection", "trec", "--rubric", "umbrela", "--reports",

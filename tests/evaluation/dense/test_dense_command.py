@@ -76,7 +76,7 @@ def test_compute_runs_the_job_in_process_then_prints_the_stored_rows(rule_models
     job = Job.objects.get(kind="dense")
     assert job.state == Job.State.SUCCEEDED
     assert job.params["k"] == 3
-    assert f"DENSE job #{job.pk}: {job.message}" in err
+    assert f"DENSE job: job #{job.pk} succeeded: {job.message}" in err
     assert "no stored" not in err
     records = json.loads(out)
     assert [r["topic"] for r in records] == ["q1", "q2"]

@@ -2,8 +2,8 @@
 rounds are batched; worked out by hand from tests/dense/doubles.py."""
 
 from evaluation.dense.engine import DenseEngine
-from evaluation.dense.method.pipeline import PipelineQuestion, PipelineSettings, run_pipeline
 from evaluation.dense.method.refinement import SUFFICIENT_AND_CERTAIN
+from evaluation.dense.pipeline import PipelineQuestion, PipelineSettings, run_pipeline
 from tests.evaluation.dense.doubles import RuleGenerator, WordEmbedder
 from tests.evaluation.dense.test_dense_engine import C1, C2, C3, QUESTION, REPHRASES
 from tests.evaluation.seper.seper_doubles import WordNLI

@@ -217,7 +217,7 @@ def test_out_file_without_resamples_and_topics_without_relevant_passages(tmp_pat
     [
         (["--judges", "llm-judge", "nobody"], "'nobody' has neither passage ratings"),
         (["--judges", "people", "people"], "two different judges"),
-        (["--judges", "llm-judge", "people", "--k", "0"], "k must be an integer >= 1"),
+        (["--judges", "llm-judge", "people", "--k", "0"], "'k' must be an integer in 1..1000"),
         (["--judges", "llm-judge", "people", "--resamples", "-1"], "--resamples"),
     ],
 )

@@ -50,7 +50,10 @@ def test_every_page_opens_on_the_person_not_the_degenerate_machine_judge(researc
     assert "Ratings of <b>annotator</b> (human, 30 ratings" in topic_card(researcher_client, flat)
     html = researcher_client.get(reverse("leaderboard", args=[flat.collection.pk])).text
     assert "LLM judge with most ratings" not in html
-    assert "a person who labelled the collection, else the most complete machine judge" in html
+    assert (
+        "a person who labelled the collection, else the most informative machine judge; never a "
+        "nearly constant one while another is there"
+    ) in html
 
 
 def test_the_last_choice_is_remembered_per_collection_on_every_page(researcher_client, flat):

@@ -94,8 +94,12 @@ def test_page_numbers_equal_the_command_output(researcher_client, hand):
 def test_page_has_the_local_plotly_the_heatmap_and_topic_links(researcher_client, hand):
     response = researcher_client.get(url(hand, k=2))
     html = response.text
-    assert '<script src="/static/plotly/plotly-cartesian.min.js"' in html
-    assert re.search(r'(?:src|href)="(?:https?:)?//', html) is None  # nothing from another host
+    # Three runs: no selection can draw the tau heatmap, so plotly is not even loaded.
+    assert "plotly" not in html
+    copy_run(hand, "r1", "r1-copy")
+    with_four = researcher_client.get(url(hand, k=2)).text
+    assert '<script src="/static/plotly/plotly-cartesian.min.js"' in with_four
+    assert re.search(r'(?:src|href)="(?:https?:)?//', with_four) is None  # nothing from elsewhere
     # Three runs: no tau is printed, the page says why (see test_kendall_matrix_between_metrics).
     assert 'id="tau-heatmap-data"' not in html and 'id="tau-table"' not in html
     assert "run-ranking agreement is not measurable with 3 runs (needs at least 4)" in html
@@ -219,3 +223,15 @@ def test_one_run_gets_a_note_instead_of_an_empty_tau_heatmap(researcher_client):
     assert response.status_code == 200
     assert not response.context["board"].any_tau
     assert 'id="tau-undefined"' in response.text and 'id="tau-heatmap"' not in response.text
+
+
+def test_two_runs_load_no_plotly_and_say_why(researcher_client):
+    # Issue #34: the page loaded plotly and drew nothing with two runs.
+    collection = make_collection("pair")
+    topic = make_topic(collection)
+    passages = make_passages(collection, "p", 3)
+    make_run(collection, "one", topic, passages)
+    make_run(collection, "two", topic, passages[::-1])
+    html = researcher_client.get(reverse("leaderboard", args=[collection.pk])).text
+    assert "plotly" not in html and 'id="tau-heatmap"' not in html
+    assert "not measurable with 2 runs" in html or 'id="tau-undefined"' in html

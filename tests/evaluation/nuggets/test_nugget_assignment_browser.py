@@ -22,6 +22,7 @@ from crux_app.models import Collection, Judge
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.nuggets.assignment_task import TASK_KEY
 from evaluation.nuggets.models import NuggetAssignment
+from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign
 from tests.annotation.test_annotation_browser import (
     ITEM,
@@ -56,6 +57,7 @@ def test_nuggets_are_assigned_with_keys_1_2_3_blind_and_mirrored(
         "The moon's gravity pulls on the oceans."
     )
     expect(page.locator(".ws-keys")).to_contain_text("1 / 2 / 3")
+    assert_accessible(settled(page))
     html = page.content()
     assert "gpt" not in html  # the LLM judge is named nowhere ...
     assert item.locator("input[name=assignment]:checked").count() == 0  # ... nor preselected
@@ -111,6 +113,7 @@ def test_a_reviewer_decides_a_nugget_disagreement_blind(
     expect(page.get_by_text(nugget)).to_be_visible()
     expect(page.get_by_text("Nugget (vital)")).to_be_visible()
     expect(page.locator(".rv-option")).to_have_count(2)
+    assert_accessible(page)
     html = page.content()
     assert "gpt" not in html and "user:anna" not in html
     page.keyboard.press("a")

@@ -128,7 +128,7 @@ def test_labels_read_in_words_and_typed_labels_are_checked():
     assert parse_label(TASK_KEY, " not_support ") == "not_support"
     with pytest.raises(DecisionError) as caught:
         parse_label(TASK_KEY, "2")
-    assert "support or partial_support or not_support" in str(caught.value)
+    assert "support / partial_support / not_support" in str(caught.value)
 
 
 def test_the_annotator_quality_page_compares_nugget_labels(tmp_path):

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from annotation.models import Assignment
 from crux_app.models import Collection
 from evaluation.nuggets.post_edit_task import KEY
+from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign
 from tests.annotation.test_annotation_browser import (
     ITEM,
@@ -83,6 +84,7 @@ def test_post_editing_with_keys_and_buttons_stores_what_was_done(
     settled(page)
     expect(page.locator(ROWS)).to_have_count(3)
     expect(page.locator(f"{ITEM} .ne-keys")).to_contain_text("merge with the next")
+    assert_accessible(page)
     assert shown(page) == [(MOON, "vital"), (SUN, "vital"), (SPRING, "okay")]
     expect(page.locator(ROWS).nth(0)).to_have_class("ne-row focused")
 
@@ -170,6 +172,7 @@ def test_post_editing_with_keys_and_buttons_stores_what_was_done(
         SUN2,
     ]
     expect(page.locator("#review-answer")).to_have_text("3 nuggets (2 vital), 7 edits")
+    assert_accessible(page)
     assert page_errors == []
 
 

@@ -99,7 +99,7 @@ def test_compute_analyses_the_missing_outputs_then_prints_them(word_models):
 
     job = Job.objects.get(kind="scaar")
     assert job.state == Job.State.SUCCEEDED, job.errors
-    assert f"{job}: succeeded, {job.message}" in err and "no stored" not in err
+    assert f"SCAAR job: job #{job.pk} succeeded: {job.message}" in err and "no stored" not in err
     printed = json.loads(out)
     assert [a["output"] for a in printed["answers"]] == ["rag/q0", "rag/q1"]
     assert ScaarAnalysis.objects.count() == 2 and word_models.calls

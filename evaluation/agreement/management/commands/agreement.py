@@ -5,9 +5,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.command_output import write_report
 from crux_app.inputs import EvaluationInputError, resolve_collection
+from crux_app.read_parameters import JUDGE, ReadParameters
 from evaluation.agreement.html_report import render_html
 from evaluation.agreement.method.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Bootstrap
-from evaluation.agreement.report import DEFAULT_TAU, AgreementOptions, build_report
+from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.report_export import to_csv, to_json
 
 RENDERERS = {"json": to_json, "csv": to_csv, "html": render_html}
@@ -22,14 +23,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
         parser.add_argument("--campaign", help="only the judgments of this annotation campaign")
-        parser.add_argument(
-            "--judge",
+        parser.add_argument(  # the declared judge (crux_app.read_parameters), repeatable
+            JUDGE.option,
             action="append",
             default=[],
+            type=JUDGE.option_value_of(str),
             help="a judge to include (repeatable; naming LLM judges or humans restricts that "
-            "side, the other side keeps every judge)",
+            "side, the other side keeps every judge; none: every judge)",
         )
-        parser.add_argument("--tau", type=float, default=DEFAULT_TAU, help="answerable: r >= tau")
+        ReadParameters.add_arguments(parser, ["tau"])  # --tau, declared once
         parser.add_argument(
             "--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (0: off)"
         )

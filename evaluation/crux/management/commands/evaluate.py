@@ -10,22 +10,14 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.inputs import EvaluationInputError, resolve_collection
-from evaluation.crux.evaluate import K_ORACLE, EvaluationParams, evaluate
+from crux_app.read_parameters import ReadParameters, add_k_or_oracle
+from evaluation.crux.evaluate import EvaluationParams, evaluate
 from evaluation.crux.judge_warnings import evaluation_warnings, judge_warnings
 from evaluation.crux.leaderboard_columns import GROUP
 from evaluation.crux.oracle import ORACLE_POLICY
 from evaluation.crux.record_text import FORMATS, render_reports, render_runs
 from evaluation.crux.required_agreement import required_grade_agreement
 from evaluation.leaderboard.columns import column_values
-
-
-def _k(value: str) -> int | str:
-    if value == K_ORACLE:
-        return value
-    try:
-        return int(value)
-    except ValueError:
-        raise CommandError(f"--k must be an integer >= 1 or {K_ORACLE!r}, got {value!r}") from None
 
 
 class Command(BaseCommand):
@@ -36,16 +28,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        parser.add_argument(
-            "--judge",
-            help="judge name (default: a person who labelled the collection, else the most "
-            "complete machine judge)",
-        )
-        parser.add_argument("--tau", type=float, default=3.0, help="answerability threshold")
-        parser.add_argument("--k", type=_k, default=10, help="context depth, or 'oracle' = |O|")
+        # --judge, --tau, --run and --k (with 'oracle'): declared once (crux_app.read_parameters)
+        ReadParameters.add_arguments(parser, ["judge", "tau", "run"])
+        add_k_or_oracle(parser)
         parser.add_argument("--format", choices=FORMATS, default="json")
         parser.add_argument("--per-topic", action="store_true", help="add per-topic values")
-        parser.add_argument("--run", help="evaluate only this run")
         parser.add_argument(
             "--qrels-source", help="passage qrels source (default: the one with most rows)"
         )

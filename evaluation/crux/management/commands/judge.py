@@ -27,10 +27,12 @@ from crux_app.dataio.qrels_judge import qrels_source
 from crux_app.inputs import EvaluationInputError, resolve_collection
 from crux_app.jobs.estimate import job_estimate
 from crux_app.models import Job, Judgment, PassageQrel, Run, Topic
+from crux_app.parameters import ParameterError
+from crux_app.read_parameters import RUN as RUN_NAME  # the declared read side
+from crux_app.read_parameters import TOPIC
 from evaluation.crux.job import (
     DISTRIBUTION,
     EMBEDDING,
-    EMBEDDING_KIND,
     KIND,
     LLM,
     JudgeJobParams,
@@ -48,8 +50,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--run", help="only this run's top-k (default: every run and qrels)")
-        parser.add_argument("--topic", help="only this topic (external id)")
+        parser.add_argument(
+            "--run",
+            type=RUN_NAME.option_value_of(str),
+            help="only this run's top-k (default: every run and qrels)",
+        )
+        parser.add_argument(
+            "--topic", type=TOPIC.option_value_of(str), help="only this topic (external id)"
+        )
         parser.add_argument("--reports", action="store_true", help="judge generated reports")
         parser.add_argument(
             "--distribution", action="store_true", help="rating distributions, no generation"
@@ -65,12 +73,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         if options["reports"] and options["run"]:
             raise CommandError("--reports judges the collection's reports: leave out --run")
-        if options["embedding"] and options["model"]:
-            raise CommandError("--embedding uses the workers' EMBED_MODEL: leave out --model")
         if options["embedding"] and options["distribution"]:
             raise CommandError("--distribution is a mode of the LLM judge: leave out --embedding")
-        if options["seed"] is not None and not options["temperature"]:
-            raise CommandError("--seed is for sampling: give a --temperature above 0")
         try:
             collection = resolve_collection(options["collection"])
         except EvaluationInputError as error:
@@ -87,9 +91,12 @@ class Command(BaseCommand):
                     "method": _method(options),
                 }
             )
+        except ParameterError as error:  # a rule of the declaration, at its option
+            option = JudgeJobParams.declared()[error.name].option if error.name else None
+            raise CommandError(f"{option}: {error}" if option else str(error)) from None
         except ValueError as error:
             raise CommandError(str(error)) from None
-        kind = EMBEDDING_KIND if options["embedding"] else KIND
+        kind = params.started_kind(KIND)
         try:
             estimate = job_estimate(kind, params.as_params(run), collection, topic)
         except ValueError as error:

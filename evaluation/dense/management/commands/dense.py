@@ -9,44 +9,48 @@ from __future__ import annotations
 import json
 import shlex
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
-from crux_app.command_output import write_estimate
-from crux_app.jobs.estimate import job_estimate
-from crux_app.models import Collection, Job, Run
+from crux_app.compute_command import ComputeCommand
+from crux_app.models import Collection, Run
+from crux_app.read_parameters import RUN, TOPIC  # the declared read side
 from evaluation.dense.collection_summary import collection_summary
 from evaluation.dense.job import KIND
 from evaluation.dense.params import DenseJobParams
 from evaluation.dense.stored_results import latest_results, question_record
 
 
-class Command(BaseCommand):
+class Command(ComputeCommand):
+    job_kind = KIND
+    job_what = "DENSE job"
     help = "DENSE uncertainty of each question of a collection under a run's top-k"
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--run", help="run name (default: the collection's only run)")
+        parser.add_argument(
+            "--run",
+            type=RUN.option_value_of(str),
+            help="run name (default: the collection's only run)",
+        )
         # --k, --threshold, --no-refine, --no-chunking, ...: the job's declared parameters.
         DenseJobParams.add_arguments(parser)
         parser.add_argument("--format", choices=["json", "jsonl"], default="json")
-        parser.add_argument("--topic", help="one topic's external id")
+        parser.add_argument(
+            "--topic", type=TOPIC.option_value_of(str), help="one topic's external id"
+        )
         reading = parser.add_mutually_exclusive_group()
-        reading.add_argument(
-            "--compute",
-            action="store_true",
-            help="first compute the missing results in this process, with the configured models",
+        self.add_compute_arguments(
+            parser,
+            "first compute the missing results in this process, with the configured models",
+            "print what --compute would cost (questions left, tokens, time); compute nothing",
+            compute_group=reading,
         )
         reading.add_argument(
             "--stored", action="store_true", help="deprecated no-op: stored results are the default"
         )
         parser.add_argument(
             "--summary", action="store_true", help="print the per-run figures instead"
-        )
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print what --compute would cost (questions left, tokens, time); compute nothing",
         )
 
     def handle(self, *args, **options) -> None:
@@ -96,28 +100,22 @@ class Command(BaseCommand):
         return config.as_params(run)
 
     def _estimate(self, collection, run, topic, options, dry_run: bool) -> None:
-        try:
-            estimate = job_estimate(KIND, self._params(run, options), collection, topic)
-        except ValueError as error:
-            raise CommandError(str(error)) from None
-        write_estimate(self, "DENSE job", estimate, dry_run)
+        self.print_estimate(self._params(run, options), collection, topic, dry_run=dry_run)
 
     def _compute(self, collection, run, topic, options) -> None:
         from evaluation.dense.tasks import run_dense  # model code only when computing
 
         self._estimate(collection, run, topic, options, dry_run=False)
-        job = Job.objects.create(
-            kind=KIND, params=self._params(run, options), collection=collection, topic=topic
-        )
         bar = tqdm(total=collection.topics.count() if topic is None else 1, desc="DENSE",
                    file=self.stderr, disable=None)  # fmt: skip
-        job = run_dense(job)
-        bar.update(job.done)
-        bar.close()
-        if job.state != Job.State.SUCCEEDED:
-            errors = "; ".join(e.get("message", "") for e in job.errors[-3:])
-            raise CommandError(f"DENSE job #{job.pk} {job.state}: {job.message} {errors}".strip())
-        self.stderr.write(f"DENSE job #{job.pk}: {job.message}")
+
+        def run_job(job):  # noqa: ANN001, ANN202
+            job = run_dense(job)
+            bar.update(job.done)
+            bar.close()
+            return job
+
+        self.compute_job(self._params(run, options), collection, run_job, topic)
 
     def _nothing_stored(self, collection, run, topic, options) -> str:
         asked = [f"run {run.name!r}"]

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from crux_app.command_output import write_report
 from crux_app.inputs import EvaluationInputError, resolve_collection
+from crux_app.read_parameters import ReadParameters
 from evaluation.judge_report.export import to_json
 from evaluation.judge_report.html_report import render_html
 from evaluation.judge_report.method.ranking_agreement import (
@@ -35,7 +36,7 @@ class Command(BaseCommand):
             "--judges", nargs=2, required=True, metavar=("A", "B"), help="two judge names"
         )
         parser.add_argument("--metric", choices=metric_keys(), default=NDCG)
-        parser.add_argument("--k", type=int, default=10, help="cutoff (default 10)")
+        ReadParameters.add_arguments(parser, ["k"])  # --k, declared once
         parser.add_argument(
             "--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (0: off)"
         )

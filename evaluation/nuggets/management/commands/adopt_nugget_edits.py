@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from crux_app.read_parameters import TOPIC  # the declared read side
 from evaluation.nuggets.post_edit_adoption import AdoptionError, adopt_nugget_edits
 
 
@@ -15,7 +16,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--campaign", required=True, help="the campaign's slug")
         parser.add_argument("--annotator", required=True, help="the annotator's username")
-        parser.add_argument("--topic", help="only this topic (its external id)")
+        parser.add_argument(
+            "--topic", type=TOPIC.option_value_of(str), help="only this topic (its external id)"
+        )
         parser.add_argument(
             "--dry-run", action="store_true", help="say what would change, and change nothing"
         )

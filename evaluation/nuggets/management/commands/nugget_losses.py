@@ -7,6 +7,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from crux_app.models import Collection, Judge
+from crux_app.read_parameters import JUDGE
+from evaluation.nuggets.judge_warnings import ASSIGNMENTS, GRADES, RATINGS, Labels, default_of
 from evaluation.nuggets.losses import (
     LossSettings,
     losses_json,
@@ -20,13 +22,16 @@ from evaluation.nuggets.params import LossParams
 from evaluation.nuggets.run_scores import assignment_judges
 
 
-def named_judge(name: str | None, fallback: list[Judge], what: str) -> Judge | None:
+def named_judge(
+    name: str | None, collection: Collection, fallback: list[Judge], labels: Labels
+) -> Judge | None:
+    """The named judge, else the pages' default among ``fallback`` (crux_app.judge_choice)."""
     if name:
         judge = Judge.objects.filter(name=name).first()
         if judge is None:
             raise CommandError(f"no judge '{name}'")
         return judge
-    return fallback[0] if fallback else None
+    return default_of(collection, fallback, labels)
 
 
 class Command(BaseCommand):
@@ -37,13 +42,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        parser.add_argument("--judge", help="whose assignments (default: the most)")
-        parser.add_argument(
-            "--support-judge", help="whose nugget-passage ratings (default: the most)"
-        )
-        parser.add_argument(
-            "--sentence-judge", help="whose sentence-citation grades (default: the most)"
-        )
+        # Three judges, each the declared judge (crux_app.read_parameters).
+        for option, whose in (
+            (JUDGE.option, "assignments"),
+            ("--support-judge", "nugget-passage ratings"),
+            ("--sentence-judge", "sentence-citation grades"),
+        ):
+            parser.add_argument(
+                option, type=JUDGE.option_value_of(str), help=f"whose {whose}; {JUDGE.help}"
+            )
         LossParams.add_arguments(parser)
         parser.add_argument("--format", choices=("table", "json"), default="table")
 
@@ -51,12 +58,18 @@ class Command(BaseCommand):
         collection = Collection.objects.filter(name=options["collection"]).first()
         if collection is None:
             raise CommandError(f"no collection '{options['collection']}'")
-        judge = named_judge(options["judge"], assignment_judges(collection), "assignment")
+        judge = named_judge(
+            options["judge"], collection, assignment_judges(collection), ASSIGNMENTS
+        )
         if judge is None:
             raise CommandError(f"collection '{collection.name}' has no nugget assignments")
-        support = named_judge(options["support_judge"], support_judges(collection), "support")
+        support = named_judge(
+            options["support_judge"], collection, support_judges(collection), RATINGS
+        )
         params = LossParams.from_params(LossParams.from_options(options))
-        grader = named_judge(options["sentence_judge"], sentence_judges(collection), "sentence")
+        grader = named_judge(
+            options["sentence_judge"], collection, sentence_judges(collection), GRADES
+        )
         settings = LossSettings(judge, support, params.k, params.tau, grader)
         per_run = run_losses(nugget_losses(collection, settings), judge.kind == Judge.Kind.HUMAN)
         if options["format"] == "json":

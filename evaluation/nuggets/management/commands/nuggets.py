@@ -10,18 +10,21 @@ stops at the job's summary."""
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from crux_app.command_output import write_estimate
-from crux_app.jobs.estimate import job_estimate
-from crux_app.models import Collection, Job, Judge
+from crux_app.compute_command import ComputeCommand
+from crux_app.models import Collection, Judge
+from crux_app.read_parameters import JUDGE
 from evaluation.nuggets.job import KIND, judge_version, llm_judge, run_nugget_job
+from evaluation.nuggets.judge_warnings import ASSIGNMENTS, default_of
 from evaluation.nuggets.method.scores import SCORE_NAMES
 from evaluation.nuggets.params import NuggetJobParams
 from evaluation.nuggets.run_scores import assignment_judges, run_scores, scores_json
 
 
-class Command(BaseCommand):
+class Command(ComputeCommand):
+    job_kind = KIND
+    job_what = "nugget judging job"
     help = (
         "Nugget scores (strict_vital, strict_all, vital, all as the TREC RAG nuggetizer "
         "defines them) per run and topic, and their means over topics; --compute first runs "
@@ -30,17 +33,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        parser.add_argument("--judge", help="whose assignments (default: the judge with the most)")
-        parser.add_argument("--format", choices=("table", "json"), default="table")
-        parser.add_argument(
-            "--compute",
-            action="store_true",
-            help="first run the nugget judging job in this process with the configured judge",
+        parser.add_argument(  # the declared judge (crux_app.read_parameters)
+            JUDGE.option, type=JUDGE.option_value_of(str), help="whose assignments; " + JUDGE.help
         )
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print what --compute would cost (items left, tokens, time); compute nothing",
+        parser.add_argument("--format", choices=("table", "json"), default="table")
+        self.add_compute_arguments(
+            parser,
+            "first run the nugget judging job in this process with the configured judge",
+            "print what --compute would cost (items left, tokens, time); compute nothing",
         )
         NuggetJobParams.add_arguments(parser)
 
@@ -71,7 +71,7 @@ class Command(BaseCommand):
                     f"collection '{collection.name}' has no nugget assignments; "
                     "import_nugget_assignments first, or run with --compute --task assign"
                 )
-            judge = known[0]
+            judge = default_of(collection, known, ASSIGNMENTS)
         scores = run_scores(collection, judge)
         if options["format"] == "json":
             self.stdout.write(json.dumps(scores_json(scores), indent=2))
@@ -85,11 +85,8 @@ class Command(BaseCommand):
     def _estimate(self, collection: Collection, options, dry_run: bool) -> dict:
         """Print the job's cost; its params."""
         params = NuggetJobParams.from_options(options)
-        try:
-            estimate = job_estimate(KIND, params, collection)
-        except ValueError as error:
-            raise CommandError(str(error)) from None
-        write_estimate(self, f"nugget judging job ({params['task']})", estimate, dry_run)
+        what = f"nugget judging job ({params['task']})"
+        self.print_estimate(params, collection, dry_run=dry_run, what=what)
         return params
 
     def _compute(self, collection: Collection, config: NuggetJobParams, params: dict) -> Judge:
@@ -97,11 +94,6 @@ class Command(BaseCommand):
         from evaluation.nuggets.tasks import nugget_models  # model code only when asked to
 
         models = nugget_models()
-        job = Job.objects.create(kind=KIND, params=params, collection=collection)
-        self.stderr.write(f"job #{job.pk}: nugget judging ({config.task})…")
-        job = run_nugget_job(job, models)
-        self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
-        if job.state != Job.State.SUCCEEDED:
-            first = job.errors[0]["message"] if job.errors else ""
-            raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+        what = f"nugget judging ({config.task})"
+        self.compute_job(params, collection, lambda job: run_nugget_job(job, models), what=what)
         return llm_judge(models.judge_id, judge_version(config))

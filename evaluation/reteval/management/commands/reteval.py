@@ -14,12 +14,12 @@ import csv
 import json
 import shlex
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from crux_app.command_output import write_estimate
+from crux_app.compute_command import ComputeCommand
 from crux_app.csv_safety import safe_row
-from crux_app.jobs.estimate import job_estimate
-from crux_app.models import Collection, Job, Run
+from crux_app.models import Collection, Run
+from crux_app.read_parameters import JUDGE, RUN  # the declared read side
 from evaluation.reteval.failures import create_failure_campaign
 from evaluation.reteval.job import KIND, run_reteval_job
 from evaluation.reteval.method.verdicts import summarise
@@ -52,29 +52,42 @@ TEXT_COLUMNS = (
 CSV_COLUMNS = list(row_dict(RunSummary("", 0, summarise(1, []))))
 
 
-class Command(BaseCommand):
+# The job's declared parameters offered with --compute (--k, the ks, reads and computes).
+COMPUTE_OPTIONS = [
+    p.name for p in RetEvalJobParams.declared() if p.name not in ("run_id", "ks") and p.option
+]
+
+
+class Command(ComputeCommand):
+    job_kind = KIND
+    job_what = "LLM-retEval job"
     help = "Print the LLM-retEval table (Recall/Precision/F1@k, LLM-retEval@k, Spearman)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--run", action="append", help="run name (repeatable; default all)")
+        parser.add_argument(
+            "--run",
+            action="append",
+            type=RUN.option_value_of(str),
+            help="run name (repeatable; default all)",
+        )
         ks = RetEvalJobParams.declared()["ks"]  # the job's bounds; no default: the stored ones
         parser.add_argument("--k", type=ks.option_value_of(int), nargs="+", help="cutoffs")
-        parser.add_argument("--judge", help="judge model id (default: most results)")
+        parser.add_argument(
+            "--judge",
+            type=JUDGE.option_value_of(str),
+            help="judge model id (default: most results)",
+        )
         parser.add_argument("--format", choices=FORMATS, default="text")
-        parser.add_argument(
-            "--compute",
-            action="store_true",
-            help="first run the job for each --run (default: every run) in this process, "
+        self.add_compute_arguments(
+            parser,
+            "first run the job for each --run (default: every run) in this process, "
             "with the configured models",
+            "print what --compute would cost (questions left, tokens, time); compute nothing",
         )
-        RetEvalJobParams.add_arguments(parser, ["max_questions"])  # with --compute: the first N
+        # With --compute: the job's other declared parameters (--max-questions: the first N).
+        RetEvalJobParams.add_arguments(parser, COMPUTE_OPTIONS)
         parser.add_argument("--campaign", help="create a failure-category campaign of this name")
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print what --compute would cost (questions left, tokens, time); compute nothing",
-        )
 
     def handle(self, *args, **options) -> None:
         collection = Collection.objects.filter(name=options["collection"]).first()
@@ -130,13 +143,12 @@ class Command(BaseCommand):
 
         for run in self._runs(collection, options):
             params = self._estimate(collection, run, options, dry_run=False)
-            job = Job.objects.create(kind=KIND, params=params, collection=collection)
-            self.stderr.write(f"job #{job.pk}: LLM-retEval of run {run.name!r}…")
-            job = run_reteval_job(job, reteval_models())
-            self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
-            if job.state != Job.State.SUCCEEDED:
-                first = job.errors[0]["message"] if job.errors else ""
-                raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+            self.compute_job(
+                params,
+                collection,
+                lambda job: run_reteval_job(job, reteval_models()),
+                what=f"LLM-retEval of run {run.name!r}",
+            )
 
     def _runs(self, collection: Collection, options) -> list[Run]:
         """The runs ``--compute`` runs a job for: each ``--run``, else every run."""
@@ -157,16 +169,19 @@ class Command(BaseCommand):
 
     def _estimate(self, collection: Collection, run: Run, options, dry_run: bool) -> dict:
         """Print the cost of the run's job; its params."""
-        params = RetEvalJobParams(
-            run_id=run.pk,
-            ks=tuple(options["k"] or DEFAULT_KS),
-            max_questions=options["max_questions"],
-        ).as_params(run)
         try:
-            estimate = job_estimate(KIND, params, collection)
+            declared = RetEvalJobParams.from_params(
+                {
+                    **RetEvalJobParams.from_options(options, COMPUTE_OPTIONS),
+                    "run_id": run.pk,
+                    "ks": list(options["k"] or DEFAULT_KS),
+                }
+            )
         except ValueError as error:
-            raise CommandError(str(error)) from None
-        write_estimate(self, f"LLM-retEval job of run {run.name!r}", estimate, dry_run)
+            raise CommandError(str(error).replace("job parameter", "option")) from None
+        params = declared.as_params(run)
+        what = f"LLM-retEval job of run {run.name!r}"
+        self.print_estimate(params, collection, dry_run=dry_run, what=what)
         return params
 
     def _campaign(self, collection: Collection, judge: str | None, options) -> None:

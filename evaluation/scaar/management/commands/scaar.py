@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import shlex
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from crux_app.command_output import write_estimate
-from crux_app.jobs.estimate import job_estimate
-from crux_app.models import Collection, Job
+from crux_app.compute_command import ComputeCommand
+from crux_app.models import Collection
 from evaluation.scaar.export import render_csv, render_json
 from evaluation.scaar.job import KIND
 from evaluation.scaar.models import ScaarAnalysis
@@ -22,7 +21,9 @@ from evaluation.scaar.page import collection_summaries
 from evaluation.scaar.params import ScaarJobParams
 
 
-class Command(BaseCommand):
+class Command(ComputeCommand):
+    job_kind = KIND
+    job_what = "SCAAR job"
     help = (
         "Print the stored SCAAR analyses of a collection's outputs, one record per answer "
         "(words, probabilities, contributions, thresholds, triggers, PFQ and FLARE queries, "
@@ -34,19 +35,14 @@ class Command(BaseCommand):
         parser.add_argument("--collection", required=True)
         parser.add_argument("--output", help="only the output with this external id")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
-        parser.add_argument(
-            "--compute",
-            action="store_true",
-            help="first analyse the missing outputs in this process, with the configured models",
+        self.add_compute_arguments(
+            parser,
+            "first analyse the missing outputs in this process, with the configured models",
+            "print what --compute would cost (answers left, tokens, time); analyse nothing",
         )
         # --theta0, --alpha, --weighting, --k, --no-refine, --system, --batch-size: the job's
         # declared parameters.
         ScaarJobParams.add_arguments(parser)
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print what --compute would cost (answers left, tokens, time); analyse nothing",
-        )
 
     def handle(self, *args, **options) -> None:
         collection = Collection.objects.filter(name=options["collection"]).first()
@@ -111,19 +107,11 @@ class Command(BaseCommand):
         return params, topic
 
     def _estimate(self, collection: Collection, params: dict, topic, dry_run: bool) -> None:
-        try:
-            estimate = job_estimate(KIND, params, collection, topic)
-        except ValueError as error:
-            raise CommandError(str(error).replace("job parameter", "option")) from None
-        write_estimate(self, "SCAAR job", estimate, dry_run)
+        self.print_estimate(params, collection, topic, dry_run=dry_run)
 
     def _compute(self, collection: Collection, options: dict) -> None:
         from evaluation.scaar.tasks import run_scaar  # loads model code only when asked to
 
         params, topic = self._job(collection, options)
         self._estimate(collection, params, topic, dry_run=False)
-        job = Job.objects.create(kind=KIND, params=params, collection=collection, topic=topic)
-        job = run_scaar(job)
-        self.stderr.write(f"{job}: {job.state}, {job.message}")
-        if job.state != Job.State.SUCCEEDED:
-            raise CommandError(f"{job} failed: {job.errors[-1]['message'] if job.errors else ''}")
+        self.compute_job(params, collection, run_scaar, topic)

@@ -9,19 +9,21 @@ for what was asked, stderr says so and names the command that computes it."""
 import json
 import shlex
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from crux_app.command_output import write_estimate
+from crux_app.compute_command import ComputeCommand
 from crux_app.inputs import EvaluationInputError, resolve_collection
-from crux_app.jobs.estimate import job_estimate
-from crux_app.models import Collection, Job
+from crux_app.models import Collection
+from crux_app.read_parameters import ReadParameters
 from evaluation.leaderboard.columns import LeaderboardParams
 from evaluation.seper.correlations import SeperCorrelations, run_deltas, seper_correlations
 from evaluation.seper.job import KIND
 from evaluation.seper.params import SeperJobParams
 
 
-class Command(BaseCommand):
+class Command(ComputeCommand):
+    job_kind = KIND
+    job_what = "SePer job"
     help = (
         "Pearson correlation (p-value, n) of stored Delta-SePer with passage utility labels "
         "(gold 1 / distractor 0), CRUX coverage@k and Recall@k, and each run's mean "
@@ -30,20 +32,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
-        SeperJobParams.add_arguments(parser, ["k"])  # the runs' context depth, as the job's
-        parser.add_argument("--judge", help="judge of CRUX coverage (default: as evaluate)")
-        parser.add_argument("--tau", type=float, default=3.0, help="answerability threshold")
+        # --k (the runs' context depth, read and computed), --n-samples, --temperature,
+        # --seed, --batch-size: the job's declared parameters (--compute runs with them).
+        SeperJobParams.add_arguments(parser)
+        # --judge (of CRUX coverage) and --tau: declared once (crux_app.read_parameters)
+        ReadParameters.add_arguments(parser, ["judge", "tau"])
         parser.add_argument("--format", choices=("json", "text"), default="json")
-        parser.add_argument(
-            "--compute",
-            action="store_true",
-            help="first run the SePer job for each run at --k in this process, with the "
-            "configured models",
-        )
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print what --compute would cost (questions left, tokens, time); score nothing",
+        self.add_compute_arguments(
+            parser,
+            "first run the SePer job for each run at --k in this process, with the configured "
+            "models",
+            "print what --compute would cost (questions left, tokens, time); score nothing",
         )
 
     def handle(self, *args, **options) -> None:
@@ -109,14 +108,8 @@ class Command(BaseCommand):
 
         for run in self._runs(collection):
             params = self._estimate(collection, run, options, dry_run=False)
-            job = Job.objects.create(kind=KIND, params=params, collection=collection)
             label = f"run {run.name!r}" if run else "the baseline and gold passages"
-            self.stderr.write(f"job #{job.pk}: SePer of {label}…")
-            job = run_seper(job)
-            self.stderr.write(f"job #{job.pk} {job.state}: {job.message}")
-            if job.state != Job.State.SUCCEEDED:
-                first = job.errors[0]["message"] if job.errors else ""
-                raise CommandError(f"job #{job.pk} {job.state}: {job.message}; error: {first}")
+            self.compute_job(params, collection, run_seper, what=f"SePer job of {label}")
 
     def _runs(self, collection: Collection) -> list:
         """The runs the jobs score (None: the baseline and gold passages of a run-less one)."""
@@ -124,11 +117,13 @@ class Command(BaseCommand):
 
     def _estimate(self, collection: Collection, run, options, dry_run: bool) -> dict:
         """Print the cost of the run's job; its params."""
-        params = SeperJobParams(run_id=run.pk if run else None, k=options["k"]).as_params(run)
         try:
-            estimate = job_estimate(KIND, params, collection)
+            declared = SeperJobParams.from_params(
+                {**SeperJobParams.from_options(options), "run_id": run.pk if run else None}
+            )
         except ValueError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(str(error).replace("job parameter", "option")) from None
+        params = declared.as_params(run)
         what = f"SePer job of run {run.name!r}" if run else "SePer job of the gold passages"
-        write_estimate(self, what, estimate, dry_run)
+        self.print_estimate(params, collection, dry_run=dry_run, what=what)
         return params
