@@ -32,7 +32,7 @@ def test_every_catalog_task_is_registered_with_the_worker_app():
 def test_unknown_kind_is_refused_before_a_row_exists():
     with pytest.raises(
         UnknownJobKind,
-        match="unknown job kind 'nope'; known kinds: collection_archive, dense, export, generate_answers, ",
+        match="unknown job kind 'nope'; known kinds: collection_archive, dense, export, ",
     ):
         start_job("nope")
     assert not Job.objects.exists()
