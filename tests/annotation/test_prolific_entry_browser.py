@@ -53,3 +53,21 @@ def test_a_replayed_link_is_refused_in_another_browser(
     expect(page.locator(ITEM)).to_be_visible()
     assert AnnotatorProfile.objects.count() == 1
     assert page_errors == []
+
+
+def test_the_confirmation_for_a_logged_in_browser_is_accessible(
+    live_server, login, annotator, page_errors
+):
+    """Someone logged in who opens a participant's link is asked to confirm first; that page
+    passes axe-core like every annotator page."""
+    campaign = make_campaign(PASSAGE_RATING, overlap=1, prolific_enabled=True,
+                             prolific_study_id=STUDY)  # fmt: skip
+    page = login("anna", "annotate-pass-1")
+    arrival = reverse("annotation-prolific", args=[campaign.slug])
+    page.goto(
+        f"{live_server.url}{arrival}?PROLIFIC_PID={PID}&STUDY_ID={STUDY}&SESSION_ID={SESSION}"
+    )
+    expect(page.get_by_role("button", name="Continue as participant")).to_be_visible()
+    expect(page.locator("#prolific-confirm")).to_contain_text("anna")
+    assert_accessible(page)
+    assert page_errors == []
