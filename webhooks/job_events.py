@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import shared_task
 from celery.signals import task_postrun
 from django.db import transaction
 from django.db.models import Case, Exists, Min, OuterRef, Q, Value, When
@@ -140,3 +141,13 @@ def after_task(sender: Any = None, **kwargs: Any) -> None:
 def connect_signals() -> None:
     post_save.connect(on_job_saved, sender=Job, dispatch_uid="webhooks.job_saved")
     task_postrun.connect(after_task, dispatch_uid="webhooks.after_task", weak=False)
+
+
+SWEEP_TASK_NAME = "webhooks.sweep"
+
+
+@shared_task(name=SWEEP_TASK_NAME, ignore_result=True)
+def sweep_webhooks() -> int:
+    """Celery beat's sweep (every ``WEBHOOKS_SWEEP_SECONDS``, settings.CELERY_BEAT_SCHEDULE):
+    emit the events of jobs finished unseen and queue stalled deliveries again."""
+    return sweep()
