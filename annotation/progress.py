@@ -6,8 +6,10 @@ import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.core.paginator import Page, Paginator
+from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -152,3 +154,23 @@ def item_page(
         for item in page.object_list
     ]
     return page
+
+
+def annotator_standing(campaign: Campaign, user: Any) -> tuple[int, int | None]:
+    """(ordinary items the annotator submitted, id of their latest submission or None)."""
+    assignments = Assignment._meta.db_table
+    items = CampaignItem._meta.db_table
+    # The latest in latest_submitted's order (newest submission first, then the later row).
+    sql = f"""
+        SELECT COUNT(*) FILTER (WHERE NOT item.is_control),
+            (SELECT id FROM {assignments}
+             WHERE campaign_id = %s AND annotator_id = %s AND state = %s
+             ORDER BY submitted_at DESC, id DESC LIMIT 1)
+        FROM {assignments} a JOIN {items} item ON item.id = a.item_id
+        WHERE a.campaign_id = %s AND a.annotator_id = %s AND a.state = %s
+    """
+    mine = [campaign.pk, user.pk, Assignment.State.SUBMITTED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, mine + mine)
+        n_done, latest = cursor.fetchone()
+    return n_done, latest

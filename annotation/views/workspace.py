@@ -15,7 +15,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.context_processors import csrf
@@ -26,8 +25,9 @@ from django.views import View
 from annotation import crowd_control, queue
 from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
 from annotation.drafts import save_draft
-from annotation.models import AnnotatorProfile, Assignment, Campaign, CampaignItem
+from annotation.models import AnnotatorProfile, Assignment, Campaign
 from annotation.post_editing import notice, opening_draft
+from annotation.progress import annotator_standing
 from annotation.review_access import reviewable
 from annotation.submission import submit
 from annotation.task_type_registry import task_type
@@ -176,26 +176,6 @@ def item_context(
         "prefetch_url": reverse("annotation-prefetch", args=[campaign.slug])
         + f"?after={assignment.pk}",
     }
-
-
-def annotator_standing(campaign: Campaign, user: Any) -> tuple[int, int | None]:
-    """(ordinary items the annotator submitted, id of their latest submission or None)."""
-    assignments = Assignment._meta.db_table
-    items = CampaignItem._meta.db_table
-    # The latest in latest_submitted's order (newest submission first, then the later row).
-    sql = f"""
-        SELECT COUNT(*) FILTER (WHERE NOT item.is_control),
-            (SELECT id FROM {assignments}
-             WHERE campaign_id = %s AND annotator_id = %s AND state = %s
-             ORDER BY submitted_at DESC, id DESC LIMIT 1)
-        FROM {assignments} a JOIN {items} item ON item.id = a.item_id
-        WHERE a.campaign_id = %s AND a.annotator_id = %s AND a.state = %s
-    """
-    mine = [campaign.pk, user.pk, Assignment.State.SUBMITTED]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, mine + mine)
-        n_done, latest = cursor.fetchone()
-    return n_done, latest
 
 
 def done_context(campaign: Campaign, user: Any, result: queue.NextItem) -> dict[str, Any]:
