@@ -154,18 +154,23 @@ def make_handler(state: State, model: str) -> type[BaseHTTPRequestHandler]:
                 state.max_in_flight = max(state.max_in_flight, state.in_flight)
             try:
                 time.sleep(state.delay_s)
-                if fail:
-                    self._send(state.fail_status, {"error": {"message": "injected fault"}})
-                elif body.get("model") != model:
-                    unknown = f"The model {body.get('model')!r} does not exist."
-                    self._send(404, {"error": {"message": unknown}})
-                elif self.path in ("/v1/chat/completions", "/v1/completions"):
-                    self._send(200, complete(state, body, chat="chat" in self.path))
-                else:
-                    self._send(404, {"detail": "not found"})
+                status, payload = self._answer(body, fail)
             finally:
+                # Leave the in-flight count before the answer is written: the client may send
+                # its next request the moment it reads this one, before a later decrement ran.
                 with state.counter:
                     state.in_flight -= 1
+            self._send(status, payload)
+
+        def _answer(self, body: dict, fail: bool) -> tuple[int, dict]:
+            if fail:
+                return state.fail_status, {"error": {"message": "injected fault"}}
+            if body.get("model") != model:
+                unknown = f"The model {body.get('model')!r} does not exist."
+                return 404, {"error": {"message": unknown}}
+            if self.path in ("/v1/chat/completions", "/v1/completions"):
+                return 200, complete(state, body, chat="chat" in self.path)
+            return 404, {"detail": "not found"}
 
     return Handler
 
