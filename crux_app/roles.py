@@ -4,6 +4,8 @@ from django.contrib.auth.mixins import LoginRequiredMixin, UserPassesTestMixin
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
 from django.http import HttpRequest
 
+from crux_app.models.workspace import DEFAULT_WORKSPACE, Workspace, WorkspaceMember
+
 RESEARCHER = "researcher"
 ANNOTATOR = "annotator"
 # Given with a review campaign (annotation.review_access): that campaign's workspace only.
@@ -15,6 +17,8 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
         return False
     if user.is_superuser and role == RESEARCHER:
         return True
+    if role == RESEARCHER and user.workspace_memberships.exists():
+        return True  # a workspace's member (a viewer too) uses the researcher pages
     return user.groups.filter(name=role).exists()
 
 
@@ -33,9 +37,14 @@ def may_hold_api_token(user: AbstractBaseUser | AnonymousUser) -> bool:
     return is_researcher(user) or has_role(user, REVIEWER)
 
 
-def add_role(user: AbstractBaseUser, role: str) -> None:
+def add_role(user: AbstractBaseUser, role: str, workspace: str | None = None) -> None:
+    """Give ``user`` the role; a researcher also joins ``workspace`` (default: ``default``, the
+    install's shared workspace) as a researcher, unless already a member there."""
     group, _ = Group.objects.get_or_create(name=role)
     user.groups.add(group)
+    if role == RESEARCHER:
+        space, _ = Workspace.objects.get_or_create(name=workspace or DEFAULT_WORKSPACE)
+        WorkspaceMember.objects.get_or_create(workspace=space, user=user)
 
 
 class ResearcherRequiredMixin(LoginRequiredMixin, UserPassesTestMixin):

@@ -16,6 +16,7 @@ from .job import Job
 from .job_shard import JobShard
 from .judgment import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
 from .worker import WorkerHeartbeat
+from .workspace import Workspace, WorkspaceMember
 
 __all__ = [
     "AuditEvent",
@@ -38,4 +39,6 @@ __all__ = [
     "SubtopicQrel",
     "Topic",
     "WorkerHeartbeat",
+    "Workspace",
+    "WorkspaceMember",
 ]

@@ -8,6 +8,7 @@ from django.db import models
 from crux_app.collection_names import collection_name_problem, validate_collection_name
 
 from .managers import CollectionQuerySet, RunEntryQuerySet, RunQuerySet, TopicQuerySet
+from .workspace import Workspace, default_workspace_pk
 
 
 class Collection(models.Model):
@@ -20,6 +21,14 @@ class Collection(models.Model):
     description = models.TextField(blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORT)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who may see and change it (``crux_app.access``); commands and imports that name no
+    # workspace use ``default``.
+    workspace = models.ForeignKey(
+        Workspace,
+        on_delete=models.PROTECT,
+        related_name="collections",
+        default=default_workspace_pk,
+    )
     # A new random token whenever rows the collection's figures are computed from change
     # (``crux_app.data_version``): pages cache derived tables under it. Random, not a counter,
     # so that two databases (a test run and the next) never share a key in a shared cache.

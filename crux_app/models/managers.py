@@ -53,6 +53,13 @@ def _pooled_passage_count() -> RawSQL:
 
 
 class CollectionQuerySet(models.QuerySet):
+    def visible_to(self, who: object, *, write: bool = False) -> CollectionQuerySet:
+        """The collections ``who`` (an account, a request or a ``crux_app.access.Access``) may
+        see, or with ``write`` change: those of its workspaces (see ``crux_app.access``)."""
+        from crux_app.access import workspaces_of  # the access rules import the models
+
+        return self.filter(workspace__in=workspaces_of(who, write=write))
+
     def with_counts(self) -> CollectionQuerySet:
         """Annotate n_topics, n_subquestions, n_passages, n_runs, n_outputs, n_judges,
         n_judgments (sub-questions exclude placeholder positions)."""
