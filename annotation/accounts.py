@@ -14,10 +14,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from annotation.models import AnnotatorProfile, Campaign
+from annotation.prolific.admission import ArrivalError, ArrivalRefused, admit_new_participant
 from crux_app.roles import ANNOTATOR, RESEARCHER, add_role, has_role
-
-from .models import AnnotatorProfile, Campaign
-from .prolific_admission import ArrivalError, ArrivalRefused, admit_new_participant
 
 # Prolific's participant, study and session ids are 24 hexadecimal characters.
 PROLIFIC_ID = re.compile(r"[0-9a-f]{24}")

@@ -1,4 +1,9 @@
+"""Campaign, review and aggregation rows in the admin: a staff account that is not a superuser
+sees those of the collections its workspaces hold (``crux_app.workspace_admin``)."""
+
 from django.contrib import admin
+
+from crux_app.workspace_admin import SuperuserOnlyAdmin, WorkspaceScopedAdmin
 
 from .models import (
     AggregatedLabel,
@@ -15,7 +20,7 @@ from .models import (
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(WorkspaceScopedAdmin):
     list_display = ["name", "collection", "task_type", "state", "overlap", "created_at"]
     list_filter = ["state", "task_type", "collection"]
     search_fields = ["name", "slug"]
@@ -24,21 +29,23 @@ class CampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(CampaignItem)
-class CampaignItemAdmin(admin.ModelAdmin):
+class CampaignItemAdmin(WorkspaceScopedAdmin):
+    collection_path = "campaign__collection"
     list_display = ["id", "campaign", "kind", "is_gold", "is_attention_check", "annotations_done"]
     list_filter = ["campaign", "kind", "is_gold", "is_attention_check"]
     raw_id_fields = ["topic", "subquestion", "passage", "output", "reference_output"]
 
 
 @admin.register(Assignment)
-class AssignmentAdmin(admin.ModelAdmin):
+class AssignmentAdmin(WorkspaceScopedAdmin):
+    collection_path = "campaign__collection"
     list_display = ["id", "campaign", "item", "annotator", "state", "submitted_at"]
     list_filter = ["campaign", "state"]
     raw_id_fields = ["item", "annotator"]
 
 
 @admin.register(AnnotatorProfile)
-class AnnotatorProfileAdmin(admin.ModelAdmin):
+class AnnotatorProfileAdmin(SuperuserOnlyAdmin):
     list_display = [
         "user",
         "source",
@@ -51,7 +58,7 @@ class AnnotatorProfileAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "prolific_pid"]
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(WorkspaceScopedAdmin):
     """Review rows are made by the review pages and commands (an item's candidates and a
     decision's adjudicated judgment go together): the admin only shows them."""
 
@@ -71,6 +78,7 @@ class ReviewCampaignAdmin(ReadOnlyAdmin):
 
 @admin.register(ReviewItem)
 class ReviewItemAdmin(ReadOnlyAdmin):
+    collection_path = "campaign__collection"
     list_display = ["id", "campaign", "key", "gap", "inclusion"]
     list_filter = ["campaign"]
     raw_id_fields = ["topic", "subquestion", "passage", "output"]
@@ -78,6 +86,7 @@ class ReviewItemAdmin(ReadOnlyAdmin):
 
 @admin.register(ReviewDecision)
 class ReviewDecisionAdmin(ReadOnlyAdmin):
+    collection_path = "campaign__collection"
     list_display = ["id", "campaign", "reviewer", "option", "decided_at"]
     list_filter = ["campaign"]
     raw_id_fields = ["item", "reviewer"]
@@ -93,6 +102,7 @@ class AggregationRunAdmin(ReadOnlyAdmin):
 
 @admin.register(AggregatedLabel)
 class AggregatedLabelAdmin(ReadOnlyAdmin):
+    collection_path = "run__collection"
     list_display = ["id", "run", "key", "label", "confidence", "n_labels"]
     list_filter = ["run"]
     raw_id_fields = ["run", "topic"]
@@ -100,6 +110,7 @@ class AggregatedLabelAdmin(ReadOnlyAdmin):
 
 @admin.register(WorkerStop)
 class WorkerStopAdmin(ReadOnlyAdmin):
+    collection_path = "campaign__collection"
     list_display = ["id", "campaign", "annotator", "reason", "detail"]
     list_filter = ["reason", "campaign"]
     raw_id_fields = ["campaign", "annotator"]

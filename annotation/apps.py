@@ -27,10 +27,10 @@ class AnnotationConfig(PluginConfig):
         )
 
     def ready(self) -> None:
-        from annotation.aggregation_api import register_api as register_aggregation_api
-        from annotation.campaign_api import register_api as register_campaign_api
-        from annotation.review_api import register_api as register_review_api
-        from annotation.workspace_api import register_api as register_workspace_api
+        from annotation.campaigns.api import register_api as register_campaign_api
+        from annotation.crowd.api import register_api as register_aggregation_api
+        from annotation.review.api import register_api as register_review_api
+        from annotation.workspace.api import register_api as register_workspace_api
 
         super().ready()
         register_campaign_api()

@@ -1,13 +1,16 @@
 """The four crowd task types ``annotation`` declares itself (``AnnotationConfig.ready``).
 
-Each entry names the functions of its answers (``answers``), items (``selection``), attention
-checks (``attention_checks``), export rows (``exports``) and judgment mirroring
-(``submission``), and its workspace partial; and its review vocabulary and units, its
-judgments table and machine review items through the same hooks a method's task type fills,
-so the review, quality and aggregation code names no built-in task
-(``tests/architecture/test_task_type_names.py``). Answer equivalence (SePer) and the failure
-category (LLM-retEval) stay here although one method reads their labels: the campaign pages,
-the review queue and the judge report list them without that method installed.
+Each entry names the functions of its answers (``task_types/answers.py``), items
+(``queue/selection.py``), attention checks (``task_types/attention_checks.py``), export rows
+(``exports/``) and judgment mirroring (``workspace/submission.py``), and its workspace partial;
+and its review vocabulary and units, its judgments table and machine review items through the
+same hooks a method's task type fills, so the review, quality and aggregation code names no
+built-in task (``tests/architecture/test_task_type_names.py``). Answer equivalence (SePer) and
+the failure category (LLM-retEval) stay here although one method reads their labels: the
+campaign pages, the review queue and the judge report list them without that method installed.
+
+A declaration like an app's ``apps.py``, so it sits at the top of ``annotation`` (beside
+``apps.py``, above every part, ``annotation.PARTS``): it names functions of most parts.
 """
 
 from __future__ import annotations
@@ -16,21 +19,13 @@ from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any
 
-from crux_app import vocabulary
-
-from . import (
-    answers,
-    attention_checks,
-    campaign_setup,
-    exports,
-    review_machine_items,
-    selection,
-    submission,
-    undo,
-)
-from .campaign_from_items import check_rating_keys
-from .task_type_registry import TaskType, WorkspaceKeys
-from .task_types import (
+from annotation.campaigns import setup as campaign_setup
+from annotation.campaigns.from_items import check_rating_keys
+from annotation.exports import exports
+from annotation.labels import machine_items
+from annotation.queue import selection
+from annotation.task_types import answers, attention_checks
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     ANSWER_KEYS,
     FAILURE_CATEGORY,
@@ -38,6 +33,9 @@ from .task_types import (
     REPORT_COVERAGE,
     TASK_LABELS,
 )
+from annotation.task_types.registry import TaskType, WorkspaceKeys
+from annotation.workspace import submission, undo
+from crux_app import vocabulary
 
 
 def _rating_item_label(payload: Mapping[str, Any]) -> str:
@@ -194,9 +192,7 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         review_hint="0 or 1",
         answer_label=_equivalence_label,
         review_unit=partial(_output_unit, _equivalence_label),
-        machine_items=partial(
-            review_machine_items.generated_answer_items, semi_gold_reference=False
-        ),
+        machine_items=partial(machine_items.generated_answer_items, semi_gold_reference=False),
     ),
     TaskType(
         key=FAILURE_CATEGORY,
@@ -223,8 +219,6 @@ BUILTIN_TASK_TYPES: tuple[TaskType, ...] = (
         review_hint=f"{LETTERS[0]}-{LETTERS[-1]}",
         answer_label=_category_label,
         review_unit=partial(_output_unit, _category_label),
-        machine_items=partial(
-            review_machine_items.generated_answer_items, semi_gold_reference=True
-        ),
+        machine_items=partial(machine_items.generated_answer_items, semi_gold_reference=True),
     ),
 )

@@ -1,4 +1,4 @@
-"""The ``collection_archive`` job: a collection's archive (``crux_app.dataio.archive_export``,
+"""The ``collection_archive`` job: a collection's archive (``crux_app.dataio.archive.export``,
 the same as ``manage.py export_collection``) written by a worker on the ``cpu`` queue, then
 downloadable as an export (``GET /api/v1/exports/<job id>/download/``) until it expires.
 
@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from api.export_job import _remove, _safe, export_dir, sweep_expired_exports
 from api.models import ExportFile
-from crux_app.dataio.archive_export import export_collection
+from crux_app.dataio.archive.export import export_collection
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.service import start_job
 from crux_app.models import Collection, Job

@@ -20,15 +20,16 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from api.export_kinds import EXPORT_KINDS, ExportKind, ExportRows
 from api.models import ExportFile
 from api.streaming import csv_chunks, json_chunks
+from crux_app.access import Access, as_access
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.service import start_job
-from crux_app.models import Job
+from crux_app.models import Collection, Job
 from crux_app.private_files import open_private_file, private_folder
 
 KIND = "export"
@@ -52,27 +53,56 @@ def export_kind(name: str) -> ExportKind:
     return EXPORT_KINDS[name]
 
 
-def export_rows(kind: ExportKind, params: Mapping[str, Any]) -> ExportRows:
-    """The kind's rows for ``params`` (text fields, as a form gets them)."""
+def export_scope(cleaned: Mapping[str, Any]) -> tuple[str, Collection] | None:
+    """The collection an export reads and the parameter naming it: the first cleaned value
+    that is a collection or belongs to one (a campaign); None when it names none."""
+    for name, value in cleaned.items():
+        found = value if isinstance(value, Collection) else getattr(value, "collection", None)
+        if isinstance(found, Collection):
+            return name, found
+    return None
+
+
+def _valid_data(kind: ExportKind, params: Mapping[str, Any], who: Access) -> dict[str, Any]:
+    """The kind's form's cleaned data; a collection ``who`` may not see is refused as one that
+    does not exist (the form's own words for a name it does not know)."""
     form = kind.form_class(dict(params))
     if not form.is_valid():
         raise ExportRefused({k: [str(m) for m in v] for k, v in form.errors.items()})
+    scope = export_scope(form.cleaned_data)
+    if scope is not None:
+        name, collection = scope
+        if not Collection.objects.visible_to(who).filter(pk=collection.pk).exists():
+            raise ExportRefused({name: [f"no {name} named {str(params.get(name))[:100]!r}"]})
+    return form.cleaned_data
+
+
+def export_rows(kind: ExportKind, params: Mapping[str, Any], who: object) -> ExportRows:
+    """The kind's rows for ``params`` (text fields, as a form gets them), if ``who`` (an
+    account or a request) may read the collection they come from."""
+    return _read(kind, _valid_data(kind, params, as_access(who)))
+
+
+def _read(kind: ExportKind, data: Mapping[str, Any]) -> ExportRows:
     try:
-        return kind.read(form.cleaned_data)
+        return kind.read(data)
     except forms.ValidationError as error:
         raise ExportRefused(error.message_dict) from None
 
 
-def start_export(
-    kind_name: str, params: Mapping[str, Any], fmt: str, user: AbstractBaseUser | None
-) -> Job:
-    """Validate the export now (400s before any job exists), then start its job."""
+def start_export(kind_name: str, params: Mapping[str, Any], fmt: str, who: object) -> Job:
+    """Validate the export now (400s before any job exists), then start its job, of the
+    collection it reads (so the job and its download are seen by who may see that)."""
     kind = export_kind(kind_name)
     if fmt not in FORMATS:
         raise ExportRefused({"format": [f"format must be one of {', '.join(FORMATS)}"]})
-    export_rows(kind, params)  # reads nothing yet: the rows are a lazy cursor
+    access = as_access(who)
+    data = _valid_data(kind, params, access)
+    _read(kind, data)  # reads nothing yet: the rows are a lazy cursor
+    scope = export_scope(data)
     job_params = {"export": kind.name, "format": fmt, "params": dict(params)}
-    return start_job(KIND, job_params, user=user)
+    collection = scope[1] if scope else None
+    return start_job(KIND, job_params, collection=collection, user=access.user)
 
 
 def export_dir() -> Path:
@@ -95,7 +125,8 @@ def run_export_job(job: Job) -> Job:
         params = job.params.get("params") or {}
 
         def process(batch: list[str]) -> str:
-            rows = export_rows(kind, params)
+            # Read as its starter (their workspaces now): a lost membership reads nothing.
+            rows = export_rows(kind, params, job.created_by or AnonymousUser())
             written = write_export(job, rows, fmt)
             return f"exported {written.rows:,} rows ({written.size:,} bytes)"
 

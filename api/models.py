@@ -28,6 +28,18 @@ class ApiToken(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
     # Empty: the token lives until it is revoked.
     expires_at = models.DateTimeField(null=True, blank=True)
+    # Narrowing (``crux_app.access.Access.of``): the token sees one workspace only (empty: every
+    # one its user is in), and with ``read_only`` may only read (safe methods). CASCADE: a token
+    # narrowed to a deleted workspace goes with it (SET_NULL would widen it to every one).
+    workspace = models.ForeignKey(
+        "crux_app.Workspace",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="api_tokens",
+        help_text="empty: every workspace of its user",
+    )
+    read_only = models.BooleanField(default=False)
 
     objects = ApiTokenQuerySet.as_manager()
 

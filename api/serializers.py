@@ -18,10 +18,11 @@ DOWNLOAD_KINDS = (EXPORT_KIND, "collection_archive")
 
 class CollectionSerializer(serializers.ModelSerializer):
     counts = serializers.SerializerMethodField()
+    workspace = serializers.SlugRelatedField(slug_field="name", read_only=True)
 
     class Meta:
         model = Collection
-        fields = ["id", "name", "description", "kind", "created_at", "counts"]
+        fields = ["id", "name", "description", "kind", "workspace", "created_at", "counts"]
 
     def get_counts(self, collection: Collection) -> dict[str, int]:
         """The collection page's counts (``crux_app.queries.counted``) when they were read."""
@@ -38,6 +39,11 @@ class CollectionCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=MAX_LENGTH, trim_whitespace=False)
     description = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
     kind = serializers.ChoiceField(choices=Collection.Kind.choices, required=False)
+    workspace = serializers.CharField(
+        max_length=MAX_LENGTH,
+        required=False,
+        help_text="the workspace's name; default: the only one you may add collections to",
+    )
 
     def validate_name(self, name: str) -> str:
         problem = collection_name_problem(name)
@@ -101,6 +107,9 @@ class ImportSerializer(serializers.Serializer):
     model_id = serializers.CharField(required=False)
     prompt_version = serializers.CharField(required=False)
     add_missing_passages = serializers.BooleanField(required=False)
+    workspace = serializers.CharField(
+        required=False, help_text="a new collection's workspace (as for creating one)"
+    )
 
 
 class ErrorSerializer(serializers.Serializer):

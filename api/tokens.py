@@ -10,6 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from api.models import ApiToken
+from crux_app.access import workspaces_of
+from crux_app.models import Workspace
 from crux_app.roles import API_TOKEN_HOLDERS, may_hold_api_token
 
 TOKEN_PREFIX = "crux_"
@@ -32,14 +34,22 @@ def token_digest(token: str) -> str:
 
 
 def issue_token(
-    user: AbstractBaseUser, name: str, expires_in_days: int | None = None
+    user: AbstractBaseUser,
+    name: str,
+    expires_in_days: int | None = None,
+    *,
+    workspace: Workspace | None = None,
+    read_only: bool = False,
 ) -> tuple[ApiToken, str]:
     """A new token of ``user``: its row and the token itself (to show once; never stored);
-    ``TokenRefused`` for an account that may not hold one."""
+    ``TokenRefused`` for an account that may not hold one. ``workspace`` narrows it to one of
+    the user's workspaces, ``read_only`` to reading."""
     if not may_hold_api_token(user):
         raise TokenRefused(f"API tokens are for {API_TOKEN_HOLDERS} only.")
     if expires_in_days is not None and not 1 <= expires_in_days <= MAX_EXPIRY_DAYS:
         raise ValueError(f"expires_in_days must be 1 to {MAX_EXPIRY_DAYS}")
+    if workspace is not None and not workspaces_of(user).filter(pk=workspace.pk).exists():
+        raise ValueError(f"{user.get_username()} is not in workspace {workspace.name!r}")
     expires_at = None
     if expires_in_days is not None:
         expires_at = timezone.now() + timedelta(days=expires_in_days)
@@ -50,6 +60,8 @@ def issue_token(
         prefix=token[:SHOWN_CHARS],
         digest=token_digest(token),
         expires_at=expires_at,
+        workspace=workspace,
+        read_only=read_only,
     )
     return row, token
 

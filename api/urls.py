@@ -19,6 +19,7 @@ from api.views import (
     jobs,
     result_tables,
     results,
+    workspaces,
 )
 from crux_app.url_tables import action_paths, view_paths
 
@@ -58,6 +59,17 @@ v1 = [
         ("jobs/", jobs.JobListView, "api-jobs"),
         ("results/", result_tables.ResultTablesView, "api-result-tables"),
         ("jobs/<int:pk>/", jobs.JobDetailView, "api-job"),
+        ("workspaces/", workspaces.WorkspaceListView, "api-workspaces"),
+        (
+            "workspaces/<str:name>/members/",
+            workspaces.WorkspaceMembersView,
+            "api-workspace-members",
+        ),
+        (
+            "workspaces/<str:name>/members/<str:username>/",
+            workspaces.WorkspaceMemberView,
+            "api-workspace-member",
+        ),
     ),
     *action_paths(
         "jobs/<int:pk>/", "api-job-", {"cancel": jobs.JobCancelView, "retry": jobs.JobRetryView}

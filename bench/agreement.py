@@ -7,7 +7,8 @@ prompt versions) and 3 annotators: every (sub-question, passage) item rated by b
 and two of the annotators, every (sub-question, report) item labelled by all five, 1% of LLM
 outputs unparsable. Prints the median time of the whole report (target: < 1 s) next to the
 baseline measured in the same run, reading the same judgment rows into numpy arrays (the least
-any report must do), and the exports' times.
+any report must do), the exports' times, and the page's: its bytes of HTML and its time
+(target: < 100 KB, < 300 ms warm) and one of its plots, each loaded when scrolled to.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ COLLECTION = "agreement-bench"
 N_SUBQUESTIONS = 15
 SYSTEMS = ("oracle", "bm25", "dense")
 TARGET_S = 1.0
+PAGE_BYTES, PAGE_SECONDS = 100_000, 0.3  # the page's HTML and its warm time (issue #37)
 
 
 def seed(n_topics: int, n_passages: int) -> int:
@@ -265,24 +267,50 @@ def page_figures(collection, resamples: int, repeats: int) -> None:
     client.force_login(user)
     url = reverse("agreement", args=[collection.pk]) + f"?resamples={resamples}"
 
+    sizes: dict[str, int] = {}
+
     def get(target: str) -> float:
         started = time.perf_counter()
         response = client.get(target)
         if response.status_code != 200:
             raise SystemExit(f"GET {target}: status {response.status_code}")
+        sizes[target] = len(response.content)
         return time.perf_counter() - started
 
-    cold, warm, paged = [], [], []
+    cold, warm, paged, plots = [], [], [], []
     for _ in range(repeats):
         data_version.bump(collection.pk)
         cold.append(get(url))
         warm.append(get(url))
         paged.append(get(url + "&d-page=3&d-gap=2"))
+        # The plots the page loads as they are scrolled to, each a request of its own.
+        plots.append(median([get(slot) for slot in plot_slots(client, url)]))
     backend = type(caches["default"]).__name__
     print(f"agreement page, whole request (cache: {backend}), median of {repeats}:")
     print(f"{'  cold: report computed (baseline)':<44} {statistics.median(cold):6.3f} s")
     print(f"{'  warm: report cached':<44} {statistics.median(warm):6.3f} s")
     print(f"{'  warm, disagreements page 3, |gap| >= 2':<44} {statistics.median(paged):6.3f} s")
+    n_plots = len(plot_slots(client, url))
+    print(f"{f'  one of its {n_plots} plots, loaded when scrolled to':<44} {median(plots):6.3f} s")
+    size, warm_s = sizes[url], statistics.median(warm)
+    verdict = "OK" if size < PAGE_BYTES and warm_s < PAGE_SECONDS else "TOO BIG OR SLOW"
+    print(
+        f"agreement page: {size:,} bytes of HTML, {warm_s * 1000:.0f} ms warm "
+        f"(target < {PAGE_BYTES // 1000} KB and < {PAGE_SECONDS * 1000:.0f} ms): {verdict}"
+    )
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def plot_slots(client, url: str) -> list[str]:
+    """The URLs of the plots the page asks for when each is scrolled to."""
+    import re
+    from html import unescape
+
+    html = client.get(url).content.decode()
+    return [unescape(u) for u in re.findall(r'class="plot-slot" hx-get="([^"]+)"', html)]
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from bench.model_warmup import warm_up_models  # noqa: E402
 from bench.paper_shapes import SHAPES, random_generator, random_nli  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
 from evaluation.backends.forward_tokens import ForwardTokenCounter  # noqa: E402
-from evaluation.backends.model_loading import (  # noqa: E402
+from evaluation.backends.model.loading import (  # noqa: E402
     build_embedder,
     build_generator,
     build_nli,

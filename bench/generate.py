@@ -26,7 +26,7 @@ import torch  # noqa: E402
 from evaluation.backends.base import GenerationParams  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
 from evaluation.backends.forward_tokens import ForwardTokenCounter  # noqa: E402
-from evaluation.backends.model_loading import (  # noqa: E402
+from evaluation.backends.model.loading import (  # noqa: E402
     build_embedder,
     build_generator,
     build_nli,

@@ -209,7 +209,7 @@ def main() -> None:
     setup_django(DEFAULT_URL)
     from crux_app.dataio import rating_vectors, staged_upsert
     from crux_app.dataio.export_labels import export_labels
-    from crux_app.dataio.import_crux import (
+    from crux_app.dataio.imports.crux import (
         RELEASE_JUDGE_MODEL,
         RELEASE_PROMPT_VERSION,
         import_crux,

@@ -35,7 +35,7 @@ import torch  # noqa: E402
 from bench.paper_shapes import SHAPES, random_generator  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
 from evaluation.backends.forward_tokens import ForwardTokenCounter  # noqa: E402
-from evaluation.backends.model_loading import build_embedder, build_generator  # noqa: E402
+from evaluation.backends.model.loading import build_embedder, build_generator  # noqa: E402
 from evaluation.crux.embedding_engine import rate_by_embedding  # noqa: E402
 from evaluation.crux.engine import JudgeItem, rate_items, rate_items_distribution  # noqa: E402
 from evaluation.crux.method.judge_prompts import CRUX_RUBRIC_V1  # noqa: E402

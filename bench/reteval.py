@@ -59,7 +59,7 @@ def main() -> None:
     from bench.model_warmup import warm_up_models
     from crux_app.models import Collection, Job, Run
     from evaluation.backends.devices import resolve_device
-    from evaluation.backends.model_loading import build_generator
+    from evaluation.backends.model.loading import build_generator
     from evaluation.reteval.job import KIND, RetEvalJobParams, RetEvalModels, run_reteval_job
     from evaluation.reteval.table import build_table, row_dict
 

@@ -50,7 +50,7 @@ def main() -> None:
     from evaluation.answers.job import AnswerJobParams, run_answer_job
     from evaluation.backends.devices import resolve_device
     from evaluation.backends.embedded import EMBEDDED_EMBEDDER_ID
-    from evaluation.backends.model_loading import build_embedder, build_generator
+    from evaluation.backends.model.loading import build_embedder, build_generator
     from evaluation.scaar.engine import ScaarModels, scoring_prompt
     from evaluation.scaar.job import ScaarJobParams, run_scaar_job
     from evaluation.scaar.method.contributions import leave_one_out_texts, segment_answer

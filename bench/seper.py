@@ -33,7 +33,7 @@ import torch  # noqa: E402
 from bench.paper_shapes import SHAPES, random_generator, random_nli  # noqa: E402
 from evaluation.backends.devices import resolve_device  # noqa: E402
 from evaluation.backends.forward_tokens import ForwardTokenCounter  # noqa: E402
-from evaluation.backends.model_loading import build_generator, build_nli  # noqa: E402
+from evaluation.backends.model.loading import build_generator, build_nli  # noqa: E402
 from evaluation.seper.engine import (  # noqa: E402
     BatchStats,
     SeperContext,

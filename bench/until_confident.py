@@ -1,5 +1,5 @@
 """Labels spent by the until-confident queue against fixed overlap, at the same accuracy, on a
-simulated crowd (annotation/crowd_simulation.py; no database).
+simulated crowd (annotation/crowd/simulation.py; no database).
 
     .venv/bin/python -m bench.until_confident [--items 1000] [--seed 0]
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from annotation.aggregation_models import aggregate
-from annotation.crowd_simulation import (
+from annotation.crowd.aggregation import aggregate
+from annotation.crowd.simulation import (
     CAREFUL,
     NOISY,
     SPAMMER,

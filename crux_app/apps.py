@@ -16,7 +16,7 @@ class CruxAppConfig(PluginConfig):
     verbose_name = "CRUX workbench"
 
     def declare(self) -> Declaration:
-        from crux_app.dataio.import_job import KIND
+        from crux_app.dataio.imports.job import KIND
         from crux_app.jobs.catalog import JobKind, collection_page
         from crux_app.jobs.feeding import AGREEMENT, LEADERBOARD
 

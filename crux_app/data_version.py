@@ -18,9 +18,22 @@ Ordering: the bump must commit with the write or after it, never before. Inside 
 transaction any order is right (both become visible at once). In autocommit it must come after
 the write: a bump before it would let a request cache the old rows under the new token.
 
+Every bump also stamps ``Collection.data_changed_at``: the time of the data a page shows ("as
+of 12:04:31" while a job or campaign still writes, ``crux_app.freshness``).
+
 The token is random (a UUID), not a counter, so that two databases never produce the same key
 in a shared cache (one test database and the next, or a developer's and the tests'). Cache keys
 also carry ``code_version``, so a code change is never served numbers its predecessor computed.
+
+Units: besides the collection's token, every topic has a unit version (``Topic.unit_version``)
+and the collection a unit epoch (``Collection.unit_epoch``), so that a page can keep derived
+values per topic and recompute only the topics a write touched (``crux_app.unit_cache``). A write
+names what it touched: ``bump_topics`` (and ``bump_rows`` of rows that belong to a topic) moves
+those topics' versions; ``bump`` and ``bump_before_writes`` name no topic, so they move the
+epoch, which invalidates every topic of the collection at once (correct, but the next page
+recomputes everything: imports, a run's or a passage's change, a judge's). Every call moves the
+collection's data version as before. The job runner records what each batch's writes named
+(``recording``) and bumps exactly that after the batch, or everything when a write named nothing.
 """
 
 from __future__ import annotations
@@ -28,13 +41,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib import admin
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save, pre_delete
+from django.utils import timezone
 
 from crux_app.models import (
     Collection,
@@ -51,6 +68,7 @@ from crux_app.models import (
     SubtopicQrel,
     Topic,
 )
+from crux_app.models.collection import new_unit_token
 
 # How each shared row reaches its collection (a judge: through its judgments).
 COLLECTION_PATHS: dict[type[models.Model], str] = {
@@ -67,6 +85,19 @@ COLLECTION_PATHS: dict[type[models.Model], str] = {
     CoverageLabel: "output__collection_id",
     Judge: "judgments__topic__collection_id",
 }
+# How each shared row reaches its topic, for the rows that belong to one (the others name no
+# topic: their writes move the whole collection's epoch).
+TOPIC_PATHS: dict[type[models.Model], str] = {
+    Topic: "pk",
+    SubQuestion: "topic_id",
+    Judgment: "topic_id",
+    PassageQrel: "topic_id",
+    SubtopicQrel: "topic_id",
+    RunEntry: "topic_id",
+    GeneratedOutput: "topic_id",
+    OutputContext: "output__topic_id",
+    CoverageLabel: "output__topic_id",
+}
 # Deleting one of these sends signals without loading many rows; the others are deleted in
 # bulk (a run's 100k entries, a collection's millions of judgments), and a receiver on them
 # would make Django load every row to send it: their deletions bump through ``bump_rows``.
@@ -79,11 +110,50 @@ class NotInTransaction(RuntimeError):
     """A bump that precedes its writes needs the transaction that makes them atomic."""
 
 
+@dataclass
+class Touched:
+    """What the bumps inside ``recording`` named: topics, and collections bumped whole."""
+
+    topics: set[int] = field(default_factory=set)
+    everything: set[int] = field(default_factory=set)
+
+
+_recording: ContextVar[Touched | None] = ContextVar("data_version_recording", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[Touched]:
+    """Collect what every bump inside names (the job runner's batches)."""
+    touched = Touched()
+    token = _recording.set(touched)
+    try:
+        yield touched
+    finally:
+        _recording.reset(token)
+
+
 def bump(*collection_ids: int | None) -> None:
-    """Give these collections a new data version (None entries are skipped)."""
+    """Give these collections a new data version and a new unit epoch (None entries are
+    skipped): for a write that cannot say which topics it touched, so every topic's derived
+    values are recomputed (correct, but slow on a large collection)."""
     ids = {pk for pk in collection_ids if pk is not None}
     if ids:
-        Collection.objects.filter(pk__in=ids).update(data_version=uuid.uuid4())
+        Collection.objects.filter(pk__in=ids).update(
+            data_version=uuid.uuid4(), unit_epoch=new_unit_token(), data_changed_at=timezone.now()
+        )
+        touched = _recording.get()
+        if touched is not None:
+            touched.everything |= ids
+
+
+def bump_version_only(*collection_ids: int | None) -> None:
+    """A new data version, no unit moved: for a write whose topics' units are moved by their
+    own bumps (or whose topics are gone: a topic's deletion)."""
+    ids = {pk for pk in collection_ids if pk is not None}
+    if ids:
+        Collection.objects.filter(pk__in=ids).update(
+            data_version=uuid.uuid4(), data_changed_at=timezone.now()
+        )
 
 
 def bump_before_writes(collection_id: int) -> None:
@@ -97,17 +167,63 @@ def bump_before_writes(collection_id: int) -> None:
 
 
 def bump_rows(rows: models.QuerySet) -> None:
-    """Bump the collections that ``rows`` (a queryset of a shared model) belong to; call it
-    before deleting them (the rows must still exist) inside the deleting transaction."""
+    """Bump what ``rows`` (a queryset of a shared model) belong to: their topics where the
+    model's rows belong to one, else their collections whole; call it before deleting them
+    (the rows must still exist) inside the deleting transaction."""
+    topic_path = TOPIC_PATHS.get(rows.model)
+    if topic_path is not None:
+        bump_topics(set(rows.order_by().values_list(topic_path, flat=True).distinct()) - {None})
+        return
     path = COLLECTION_PATHS[rows.model]
-    collections = rows.order_by().values(path)
-    Collection.objects.filter(pk__in=collections).update(data_version=uuid.uuid4())
+    bump(*rows.order_by().values_list(path, flat=True).distinct())
 
 
 def bump_topics(topic_ids: Iterable[int]) -> None:
-    """Bump the collections of these topics."""
-    topics = Topic.objects.filter(pk__in=list(topic_ids)).values("collection_id")
-    Collection.objects.filter(pk__in=topics).update(data_version=uuid.uuid4())
+    """Give these topics new unit versions and their collections new data versions: a write
+    that names the topics it touched (the bulk writes pass the set of their rows' topics)."""
+    ids = sorted(set(topic_ids))
+    if not ids:
+        return
+    # The collection's row first, as every other bump takes it: writers of one collection
+    # queue there, and never hold a topic's row while waiting for it (no deadlock).
+    if connection.vendor == "postgresql":
+        _bump_topics_in_one_statement(ids)
+    else:  # the SQLite demo
+        collections = Topic.objects.filter(pk__in=ids).values("collection_id")
+        Collection.objects.filter(pk__in=collections).update(
+            data_version=uuid.uuid4(), data_changed_at=timezone.now()
+        )
+        Topic.objects.filter(pk__in=ids).update(unit_version=new_unit_token())
+    touched = _recording.get()
+    if touched is not None:
+        touched.topics.update(ids)
+
+
+def _bump_topics_in_one_statement(ids: list[int]) -> None:
+    """Both updates in one round trip (an annotator's submit counts its statements): the
+    topics' update reads what the collections' update returns, which so runs (and locks)
+    first."""
+    collection = connection.ops.quote_name(Collection._meta.db_table)
+    topic = connection.ops.quote_name(Topic._meta.db_table)
+    sql = (
+        f"WITH moved AS (UPDATE {collection} SET data_version = %s, data_changed_at = %s "
+        f"WHERE id IN (SELECT collection_id FROM {topic} WHERE id = ANY(%s)) RETURNING id) "
+        f"UPDATE {topic} SET unit_version = %s "
+        f"WHERE id = ANY(%s) AND collection_id IN (SELECT id FROM moved)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [uuid.uuid4(), timezone.now(), ids, new_unit_token(), ids])
+
+
+def bump_recorded(collection_id: int, touched: Touched) -> None:
+    """After a job's batch: bump what its writes named again (they bumped in their own
+    transactions; this is the runner's net for a worker killed in between), or the whole
+    collection when they named nothing (a write through a path that does not bump itself)."""
+    if not touched.topics or collection_id in touched.everything:
+        bump(collection_id)
+        return
+    bump_topics(touched.topics)
+    bump_version_only(collection_id)
 
 
 @functools.cache
@@ -131,10 +247,13 @@ def current(collection_id: int) -> uuid.UUID:
 
 
 def _saved(sender: type[models.Model], instance: models.Model, **kwargs: object) -> None:
-    if COLLECTION_PATHS[sender] == "collection_id":
-        bump(instance.collection_id)
-    else:
+    topic_path = TOPIC_PATHS.get(sender)
+    if topic_path in ("pk", "topic_id"):
+        bump_topics([getattr(instance, topic_path)])  # at hand: no query
+    elif topic_path is not None or COLLECTION_PATHS[sender] != "collection_id":
         bump_rows(sender.objects.filter(pk=instance.pk))
+    else:
+        bump(instance.collection_id)
 
 
 def _collection_deleted(origin: object) -> bool:
@@ -145,7 +264,14 @@ def _collection_deleted(origin: object) -> bool:
 
 
 def _deleted(sender: type[models.Model], instance: models.Model, **kwargs: object) -> None:
-    if not _collection_deleted(kwargs.get("origin")):
+    if _collection_deleted(kwargs.get("origin")):
+        return
+    if sender is Topic:
+        bump_version_only(instance.collection_id)  # its units leave with it; no other moves
+    elif sender is GeneratedOutput:
+        bump_topics([instance.topic_id])
+        bump_version_only(instance.collection_id)  # should its topic be gone already
+    else:
         bump(instance.collection_id)
 
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count
-
 from crux_app.derived_cache import cached, derived
 from crux_app.judge_choice import default_judge
 from crux_app.judge_kinds import kind_label
-from crux_app.models import Collection, Judgment, PassageQrel, Run
+from crux_app.models import Collection, Judge, Judgment, Run
 from crux_app.read_parameters import TAU
+from crux_app.topic_counts import judge_tallies, source_counts
 from crux_app.vocabulary import nearly_constant
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
-PASSAGE_JUDGES = "passage-judges"  # the derived cache's part
+PASSAGE_JUDGES = "passage-judges"  # the derived cache's parts
+QRELS_SOURCES = "qrels-sources"
 
 
 def check_tau(tau: float) -> float:
@@ -70,38 +70,24 @@ def collection_judges(collection: Collection, *, as_read: bool = False) -> list[
 
 
 def _count_judges(collection: Collection) -> list[JudgeInfo]:
-    rows = (
-        Judgment.objects.filter(topic__collection=collection, task=PASSAGE_RATING)
-        .order_by()
-        .values_list("judge_id", "judge__name", "judge__kind", "judge__prompt_version")
-        .annotate(n=Count("pk"), topics=Count("topic_id", distinct=True))
+    # Counted per topic (``topic_counts``): a write recounts the topics it touched only.
+    tallies = judge_tallies(collection)
+    rows = Judge.objects.filter(pk__in=list(tallies)).values_list(
+        "pk", "name", "kind", "prompt_version"
     )
-    histograms: dict[int, dict[float, int]] = {}
-    unparsable: dict[int, int] = {}
-    ratings = (
-        Judgment.objects.filter(topic__collection=collection, task=PASSAGE_RATING)
-        .order_by()
-        .values_list("judge_id", "rating")
-        .annotate(n=Count("pk"))
-    )
-    for pk, rating, n in ratings:
-        if rating is None:
-            unparsable[pk] = n
-        else:
-            histograms.setdefault(pk, {})[float(rating)] = n
     judges = [
         JudgeInfo(
             pk,
             name,
             kind,
-            n,
-            topics,
+            tallies[pk].n_judgments,
+            tallies[pk].n_topics,
             version,
             kind_label(kind, version),
-            tuple(sorted(histograms.get(pk, {}).items())),
-            unparsable.get(pk, 0),
+            tuple(sorted(tallies[pk].histogram.items())),
+            tallies[pk].n_unparsable,
         )
-        for pk, name, kind, version, n, topics in rows
+        for pk, name, kind, version in rows
     ]
     return sorted(judges, key=lambda j: (-j.n_judgments, j.name))
 
@@ -136,14 +122,13 @@ def resolve_collection(name: str) -> Collection:
 
 
 def qrels_sources(collection: Collection) -> list[tuple[str, int]]:
-    """(source, number of passage qrels) of the collection, most rows first."""
-    rows = (
-        PassageQrel.objects.filter(topic__collection=collection)
-        .order_by()
-        .values_list("source")
-        .annotate(n=Count("pk"))
-    )
-    return sorted(rows, key=lambda r: (-r[1], r[0]))
+    """(source, number of passage qrels) of the collection, most rows first: cached until its
+    data changes, then counted again for the topics a write touched only (``topic_counts``)."""
+
+    def count() -> list[tuple[str, int]]:
+        return sorted(source_counts(collection).items(), key=lambda r: (-r[1], r[0]))
+
+    return cached(collection.pk, QRELS_SOURCES, count)
 
 
 def resolve_qrels_source(collection: Collection, source: str | None = None) -> str | None:

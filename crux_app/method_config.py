@@ -87,9 +87,9 @@ class Declaration:
     # evaluation.agreement.sources: ComparisonSource and ItemTextSource entries.
     agreement_sources: tuple[object, ...] = ()
     api_endpoints: tuple[object, ...] = ()  # api.registry.Endpoint: mounted below /api/v1/
-    # annotation.review_label_sources.ReviewLabelSource: machine labels for the review queue.
+    # annotation.labels.sources.ReviewLabelSource: machine labels for the review queue.
     review_label_sources: tuple[object, ...] = ()
-    # annotation.task_type_registry.TaskType: a human task type (parsing, gold, checks,
+    # annotation.task_types.registry.TaskType: a human task type (parsing, gold, checks,
     # selection, exports, template) that campaigns can be created for.
     annotation_task_types: tuple[object, ...] = ()
 

@@ -8,7 +8,7 @@ from crux_app.models.workspace import DEFAULT_WORKSPACE, Workspace, WorkspaceMem
 
 RESEARCHER = "researcher"
 ANNOTATOR = "annotator"
-# Given with a review campaign (annotation.review_access): that campaign's workspace only.
+# Given with a review campaign (annotation.review.access): that campaign's workspace only.
 REVIEWER = "reviewer"
 
 

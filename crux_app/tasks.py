@@ -3,7 +3,7 @@ task, so they go to the default ``cpu`` queue (settings.CELERY_TASK_ROUTES)."""
 
 from celery import shared_task
 
-from crux_app.dataio.import_job import KIND, run_import_job
+from crux_app.dataio.imports.job import KIND, run_import_job
 from crux_app.dataio.upload_sweep import sweep_failed_uploads
 from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run

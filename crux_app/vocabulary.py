@@ -86,7 +86,7 @@ FAILURE_SHORT_NAMES: dict[str, str] = {
 }
 
 # ---- Source names and naming conventions ----------------------------------------------------
-# The passage qrels a QA file's gold contexts become (crux_app.dataio.import_qa): the gold
+# The passage qrels a QA file's gold contexts become (crux_app.dataio.imports.qa): the gold
 # passages of LLM-retEval, SePer's oracle context and annotation task 4 all read these.
 QA_GOLD_SOURCE = "qa_gold"
 # A *semi-gold* answer is a generated answer (kind ``answer``) whose system name starts with this

@@ -1,11 +1,13 @@
-"""Gauges computed from the database at scrape time (a few grouped queries).
+"""Figures computed from the database at scrape time (a few grouped queries).
 
-Jobs, shards, workers, tokens, annotation submissions, webhook deliveries and stored rows are
-written by many processes on many machines (web, every worker), so their figures are read from
-the rows they leave rather than counted in one process: any web process answers a scrape with
-the same numbers. Counts that only grow (items done, tokens, submissions, deliveries) are
-exposed as gauges of the stored totals; Prometheus' ``rate()``/``increase()`` over them gives
-throughput, except across deletions of the rows (a deleted job takes its items with it).
+Jobs, shards, workers, model calls, imports, annotation submissions, webhook deliveries and
+stored rows are written by many processes on many machines (web, every worker, commands), so
+their figures are read from the rows they leave rather than counted in one process: any web
+process answers a scrape with the same numbers. Counts that only grow (items done, tokens,
+model calls, submissions, deliveries) are exposed as gauges of the stored totals; Prometheus'
+``rate()``/``increase()`` over them gives throughput, except across deletions of the rows (a
+deleted job takes its items and its model calls with it). Imported rows are a true counter:
+they are summed from the append-only audit trail.
 """
 
 from __future__ import annotations
@@ -17,17 +19,21 @@ from django.apps import apps
 from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from crux_app.audit.events import ARCHIVE_IMPORT, IMPORT
+from crux_app.dataio.catalog import IMPORT_FORMATS
 from crux_app.jobs.catalog import CATALOG
-from crux_app.models import Job, JobShard, WorkerHeartbeat
+from crux_app.models import AuditEvent, Job, JobModelUsage, JobShard, WorkerHeartbeat
 
 from .queues import declared_queues
 
 # Above this many rows (PostgreSQL's estimate), a table's count is the planner's estimate
 # (pg_class.reltuples), not a COUNT(*) scan: a scrape every 15 s must stay cheap.
 EXACT_COUNT_BELOW = 100_000
+# The format label of the rows a collection archive brought (``import_collection``).
+ARCHIVE_FORMAT = "collection-archive"
 
 
 def _queue_of(kind: str) -> str:
@@ -68,6 +74,7 @@ def _job_metrics() -> Iterator[Metric]:
         tokens.add_metric([kind, "prompt"], prompt)
         tokens.add_metric([kind, "completion"], completion)
     yield from (jobs, done, tokens)
+    yield from _model_usage_metrics()
 
     speed = GaugeMetricFamily(
         "crux_job_items_per_second",
@@ -100,6 +107,50 @@ def _job_metrics() -> Iterator[Metric]:
     for queue, n in sorted(pending.items()):
         depth.add_metric([queue], n)
     yield depth
+
+
+def _model_usage_metrics() -> Iterator[Metric]:
+    calls = GaugeMetricFamily(
+        "crux_job_model_calls",
+        "Model calls the stored jobs made, by job kind and model role (a local model's forward "
+        "passes, a served model's requests)",
+        labels=["kind", "role"],
+    )
+    forward = GaugeMetricFamily(
+        "crux_job_model_forward_tokens",
+        "Token positions the stored jobs' model calls ran, by job kind and model role (padding "
+        "and every decoding step included; a served model's prompt + completion tokens)",
+        labels=["kind", "role"],
+    )
+    rows = (
+        JobModelUsage.objects.values("job__kind", "role")
+        .annotate(calls=Sum("calls"), forward=Sum("forward_tokens"))
+        .order_by("job__kind", "role")
+    )
+    for row in rows:
+        calls.add_metric([row["job__kind"], row["role"]], row["calls"] or 0)
+        forward.add_metric([row["job__kind"], row["role"]], row["forward"] or 0)
+    yield from (calls, forward)
+
+
+def _import_metrics() -> Iterator[Metric]:
+    """Rows imported, by format, from the audit trail's import events: every import (upload,
+    API, command, collection archive) leaves one with its rows per kind, in the import's own
+    transaction, and the trail is append-only, so the sum only grows: a counter."""
+    imported = CounterMetricFamily(
+        "crux_import_rows",
+        "Rows imported, by format (an archive restored: collection-archive)",
+        labels=["format"],
+    )
+    totals = dict.fromkeys([*IMPORT_FORMATS, ARCHIVE_FORMAT], 0)
+    events = AuditEvent.objects.filter(table="", kind__in=[IMPORT, ARCHIVE_IMPORT])
+    for kind, format_name, rows in events.values_list("kind", "detail__format", "detail__rows"):
+        name = ARCHIVE_FORMAT if kind == ARCHIVE_IMPORT else str(format_name)
+        counts = rows.values() if isinstance(rows, dict) else ()
+        totals[name] = totals.get(name, 0) + sum(n for n in counts if isinstance(n, int))
+    for name, n in sorted(totals.items()):
+        imported.add_metric([name], n)
+    yield imported
 
 
 def _shard_metrics() -> Iterator[Metric]:
@@ -223,4 +274,5 @@ class StoredMetricsCollector(Collector):
         yield from _worker_metrics()
         yield from _annotation_metrics()
         yield from _webhook_metrics()
+        yield from _import_metrics()
         yield from _stored_row_metrics()

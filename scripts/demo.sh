@@ -135,7 +135,7 @@ cat <<EOF
 [demo] ================================================================
 [demo]  CRUX workbench demo
 [demo]  Open:        http://localhost:$PORT/${HOST_IP:+   (or http://$HOST_IP:$PORT/)}
-[demo]  Researcher:  researcher / $RESEARCHER_PASSWORD   (staff: /admin/ works too)
+[demo]  Researcher:  researcher / $RESEARCHER_PASSWORD   (staff: /admin/ works too; manager of workspace default)
 [demo]  Annotator:   annotator / $ANNOTATOR_PASSWORD
 [demo]  Passwords:   var/demo_passwords.json (env DEMO_PASSWORD, DEMO_ANNOTATOR_PASSWORD override)
 [demo]  Worker logs: var/worker.log (gpu), var/worker-cpu.log ($CPU_QUEUES), var/worker-webhooks.log, var/beat.log

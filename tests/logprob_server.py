@@ -24,7 +24,7 @@ from pathlib import Path
 import torch
 
 from evaluation.backends.base import GenerationParams
-from evaluation.backends.model_loading import build_generator
+from evaluation.backends.model.loading import build_generator
 
 
 class State:

@@ -18,7 +18,7 @@ from django.conf import settings  # noqa: E402
 from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification  # noqa: E402
 
 from evaluation.backends.embedded import minilm_dir  # noqa: E402
-from evaluation.backends.model_loading import build_embedder, build_generator  # noqa: E402
+from evaluation.backends.model.loading import build_embedder, build_generator  # noqa: E402
 from evaluation.backends.nli_llm_prompt import LLMPromptNLI  # noqa: E402
 from evaluation.backends.sentence_embedder import SentenceEmbedder  # noqa: E402
 from evaluation.backends.transformers_generator import TransformersGenerator  # noqa: E402

@@ -23,7 +23,7 @@ import pytest
 
 from evaluation.backends.causal_lm_loading import gguf_cache_dir
 from evaluation.backends.embedded import smollm2_gguf_path
-from evaluation.backends.model_server import ServerConfig
+from evaluation.backends.model.server import ServerConfig
 
 READY_TIMEOUT_S = 180
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .address_guard import RESOLVE_TIMEOUT_S, RefusedDestination, check_destination
+from .audience import NOT_VISIBLE, may_send
 from .bounded_post import AttemptTimeout, post
 from .models import Attempt, Delivery
 from .signing import DELIVERY_HEADER, EVENT_HEADER, signed_headers
@@ -77,6 +78,8 @@ def attempt_delivery(delivery_id: int, now: datetime | None = None) -> Outcome:
     if delivery is None:
         return Outcome(attempted=False)
     endpoint, event = delivery.endpoint, delivery.event
+    if not may_send(endpoint, event):  # the maker left the collection's workspace meanwhile
+        return _store(delivery, now, None, "", NOT_VISIBLE, 0, permanent=True)
     body = body_of(event.payload)
     headers = {
         "Content-Type": "application/json",

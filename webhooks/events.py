@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from crux_app.models import Collection
 
+from .audience import may_receive
 from .event_types import TEST
 from .models import Delivery, Endpoint, Event
 
@@ -62,8 +63,9 @@ def emit(
     job_id: int | None = None,
 ) -> Event | None:
     """Record the event under ``key`` and queue a delivery to each active endpoint of its
-    collection (or of all) subscribed to ``event_type``; None when the key was recorded before
-    or no endpoint is active."""
+    collection (or of all) subscribed to ``event_type`` whose maker may see the collection (or
+    the job, for a job of none); None when the key was recorded before or no endpoint is
+    active."""
     if not any_active_endpoint():
         return None
     collection = Collection.objects.filter(pk=collection_id).first() if collection_id else None
@@ -83,6 +85,11 @@ def emit(
             return None
         targets = Endpoint.objects.filter(active=True, events__contains=[event_type])
         targets = targets.filter(Q(collection__isnull=True) | Q(collection_id=collection_id))
+        targets = [
+            endpoint
+            for endpoint in targets.select_related("created_by")
+            if may_receive(endpoint, collection.pk if collection else None, job_id)
+        ]
         deliveries = Delivery.objects.bulk_create(
             [Delivery(event=event, endpoint=endpoint) for endpoint in targets]
         )

@@ -4,6 +4,7 @@ field error."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django import forms
 from django.core.validators import URLValidator
@@ -45,11 +46,17 @@ class EndpointForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password", "size": 40}),
     )
     collection = forms.ModelChoiceField(
-        queryset=Collection.objects.order_by("name"),
+        queryset=Collection.objects.none(),  # those the account may see (``__init__``)
         required=False,
         empty_label="All collections",
+        help_text="All collections: every one its maker may see when an event happens.",
     )
     events = forms.MultipleChoiceField(choices=EVENT_CHOICES, widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, who: object, **kwargs: Any) -> None:
+        """``who``: the account or request making the endpoint (its collections are offered)."""
+        super().__init__(*args, **kwargs)
+        self.fields["collection"].queryset = Collection.objects.visible_to(who).order_by("name")
 
     def clean_url(self) -> str:
         url = self.cleaned_data["url"]

@@ -26,7 +26,7 @@ from django.db.models import Case, Exists, Min, OuterRef, Q, Value, When
 from django.db.models.signals import post_save
 from django.utils import timezone
 
-from crux_app.dataio.import_job import KIND as IMPORT_KIND
+from crux_app.dataio.imports.job import KIND as IMPORT_KIND
 from crux_app.models import Job
 
 from .event_types import IMPORT_FAILED, JOB_FAILED, JOB_SUCCEEDED

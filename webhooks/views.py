@@ -50,10 +50,10 @@ class EndpointCreateView(ResearcherRequiredMixin, View):
     redirects to the page that shows it once; an invalid one is shown again (400)."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
-        return render(request, "webhooks/endpoint_form.html", {"form": EndpointForm()})
+        return render(request, "webhooks/endpoint_form.html", {"form": EndpointForm(who=request)})
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = EndpointForm(request.POST)
+        form = EndpointForm(request.POST, who=request)
         if not form.is_valid():
             return render(request, "webhooks/endpoint_form.html", {"form": form}, status=400)
         data = form.cleaned_data

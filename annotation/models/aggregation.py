@@ -1,11 +1,19 @@
 """Aggregated crowd labels: one run of a crowd model over a collection's labels of one task
-(``annotation/label_aggregation.py``), kept as the judge ``aggregated:<name>``, with each item's
-label and confidence and each worker's estimated skill and confusion matrix."""
+(``annotation/crowd/label_aggregation.py``), kept as the judge ``aggregated:<name>``, with each
+item's label and confidence and each worker's estimated skill and confusion matrix."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+
+from annotation.models.campaign import visible_collections
+
+
+class AggregationRunQuerySet(models.QuerySet):
+    def visible_to(self, who: object, *, write: bool = False) -> AggregationRunQuerySet:
+        """The runs over the collections ``who`` may see (``write``: change)."""
+        return self.filter(collection__in=visible_collections(who, write=write))
 
 
 class AggregationRun(models.Model):
@@ -28,6 +36,8 @@ class AggregationRun(models.Model):
     workers = models.JSONField(default=list)
     n_items = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now=True)
+
+    objects = AggregationRunQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from annotation.task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
+from annotation.task_types.names import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
 
 from .campaign import Campaign, CampaignItem
 

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, F, Q, Sum
 
-from annotation.task_type_registry import TASK_TYPE_REGISTRY, item_kind_choices, task_type_choices
+from annotation.task_types.registry import TASK_TYPE_REGISTRY, item_kind_choices, task_type_choices
 
 
 class CampaignQuerySet(models.QuerySet):
     def for_annotator(self, user: models.Model) -> CampaignQuerySet:
         """Campaigns the account was invited to (Prolific arrivals are invited on arrival)."""
         return self.filter(invited=user)
+
+    def visible_to(self, who: object, *, write: bool = False) -> CampaignQuerySet:
+        """The campaigns of the collections ``who`` may see (``write``: change); annotators
+        reach theirs through ``for_annotator``."""
+        return self.filter(collection__in=visible_collections(who, write=write))
+
+
+def visible_collections(who: object, *, write: bool = False) -> models.QuerySet:
+    """``Collection.objects.visible_to`` (looked up by name: the annotation tables stand below
+    ``crux_app``'s models in no import)."""
+    return apps.get_model("crux_app", "Collection").objects.visible_to(who, write=write)
 
 
 class Campaign(models.Model):
@@ -27,7 +39,7 @@ class Campaign(models.Model):
         BLOCK = "block", "Block (stop handing the annotator items)"
 
     class AssignmentPolicy(models.TextChoices):
-        # See annotation/queue.py. With overlap 1 both policies hand out items the same way.
+        # See annotation/queue/queue.py. With overlap 1 both policies hand out items the same way.
         OVERLAP_FIRST = "overlap_first", "Complete overlap first (for agreement)"
         COVERAGE_FIRST = "coverage_first", "Cover every item once first"
 
@@ -82,7 +94,7 @@ class Campaign(models.Model):
         help_text="Gold (or attention) answers needed before that threshold is applied.",
     )
     qc_action = models.CharField(max_length=8, choices=QCAction.choices, default=QCAction.WARN)
-    # Crowd control (annotation/crowd_control.py). Until confident: once an item has
+    # Crowd control (annotation/crowd/control.py). Until confident: once an item has
     # `overlap` labels it is closed when its aggregated label's confidence reaches the target,
     # else offered first to the next annotator, up to `max_labels_per_item` labels.
     until_confident = models.BooleanField(
@@ -131,7 +143,7 @@ class Campaign(models.Model):
         blank=True, help_text="e.g. https://app.prolific.com/submissions/complete?cc=CODE"
     )
     # The study link is guessable (a slug): only arrivals whose STUDY_ID is this study's are
-    # taken, and none before it is set (annotation/prolific_admission.py).
+    # taken, and none before it is set (annotation/prolific/admission.py).
     prolific_study_id = models.CharField(
         "Prolific study id",
         max_length=24,

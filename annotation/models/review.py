@@ -1,6 +1,6 @@
 """Review campaigns: disagreements put before reviewers, and the decisions they take.
 
-A review campaign is made once from a disagreement queue (``annotation/review_selection.py``);
+A review campaign is made once from a disagreement queue (``annotation/review/selection.py``);
 its items are snapshots (the texts and the candidate labels as they were), so later labels never
 change what was reviewed. Its decisions are also written as judgments of the campaign's own
 judge of kind ``adjudicated`` (tasks 1 and 2), so every page that reads a judge reads them.
@@ -11,8 +11,39 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from annotation.review_queue import KINDS, SAMPLINGS
-from annotation.task_type_registry import task_type_choices
+from annotation.models.campaign import visible_collections
+from annotation.task_types.registry import task_type_choices
+
+# The disagreement queue's choices (``annotation/review/queue.py`` picks items by them): which
+# pairs of judges count, and how the disagreements are sampled.
+ANY = "any"
+ANNOTATORS = "annotators"
+ANNOTATOR_MACHINE = "annotator_machine"
+MACHINES = "machines"
+KINDS: dict[str, str] = {
+    ANY: "Any two of the chosen judges",
+    ANNOTATORS: "Among annotators (people)",
+    ANNOTATOR_MACHINE: "Annotators vs a machine judge",
+    MACHINES: "Between machine judges",
+}
+
+ALL = "all"
+RANDOM = "random"
+STRATIFIED = "stratified"
+LARGEST_GAP = "largest_gap"
+SAMPLINGS: dict[str, str] = {
+    ALL: "Every disagreement",
+    RANDOM: "Random sample (unbiased estimates)",
+    STRATIFIED: "Stratified by topic (equal share per topic)",
+    LARGEST_GAP: "Largest gaps first",
+}
+
+
+class ReviewCampaignQuerySet(models.QuerySet):
+    def visible_to(self, who: object, *, write: bool = False) -> ReviewCampaignQuerySet:
+        """The review campaigns of the collections ``who`` may see (``write``: change);
+        reviewers reach theirs through ``reviewers``."""
+        return self.filter(collection__in=visible_collections(who, write=write))
 
 
 class ReviewCampaign(models.Model):
@@ -58,6 +89,8 @@ class ReviewCampaign(models.Model):
         related_name="created_review_campaigns",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ReviewCampaignQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]

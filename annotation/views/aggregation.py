@@ -6,15 +6,16 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views import View
 
-from annotation.aggregation_forms import AggregationForm
-from annotation.aggregation_models import METHODS, AggregationError
-from annotation.label_aggregation import run_aggregation
+from annotation.crowd.aggregation import METHODS, AggregationError
+from annotation.crowd.forms import AggregationForm
+from annotation.crowd.label_aggregation import run_aggregation
+from annotation.labels.collection import UnknownJudges
 from annotation.models import AggregationRun
-from annotation.review_labels import UnknownJudges
+from crux_app.access import collection_or_404
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -22,6 +23,7 @@ TEMPLATE = "annotation/aggregation/aggregation.html"
 
 
 def _page(collection: Collection, form: AggregationForm) -> dict:
+    # The collection was looked up for the asker: its runs are the asker's to see.
     runs = AggregationRun.objects.filter(collection=collection).select_related("judge")
     rows = [
         {
@@ -36,12 +38,12 @@ def _page(collection: Collection, form: AggregationForm) -> dict:
 
 class LabelAggregationView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         form = AggregationForm(initial=request.GET.dict(), collection=collection)
         return render(request, TEMPLATE, _page(collection, form))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk, write=True)
         form = AggregationForm(request.POST, collection=collection)
         if form.is_valid():
             try:

@@ -7,14 +7,15 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views import View
 
-from annotation.aggregation_params import DEFAULT_METHOD, AggregationParams
-from annotation.annotator_quality import COLUMNS, column_label, quality_frame, sorted_records
+from annotation.crowd.params import DEFAULT_METHOD, AggregationParams
+from annotation.crowd.workers import MODEL_COLUMNS, WorkerModels, machine_choices, worker_models
 from annotation.models import Campaign, WorkerStop
-from annotation.quality import speeding_floor_ms
-from annotation.worker_models import MODEL_COLUMNS, WorkerModels, machine_choices, worker_models
+from annotation.models.access import visible_or_404
+from annotation.quality.annotators import COLUMNS, column_label, quality_frame, sorted_records
+from annotation.quality.checks import speeding_floor_ms
 from crux_app.csv_safety import safe_frame
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -51,7 +52,7 @@ def _refused(form: forms.Form) -> HttpResponse:
 
 class AnnotatorQualityView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, pk=pk)
         form = QualitySort(request.GET, campaign=campaign)
         if not form.is_valid():
             return _refused(form)
@@ -86,7 +87,7 @@ class AnnotatorQualityView(ResearcherRequiredMixin, View):
 
 class AnnotatorQualityCsvView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, pk=pk)
         form = QualitySort(request.GET, campaign=campaign)
         if not form.is_valid():
             return _refused(form)

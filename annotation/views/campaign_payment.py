@@ -5,11 +5,12 @@ be downloaded, reviewed on the page before the download links (same choices)."""
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views import View
 
-from annotation.crowd_payment import PaymentParams, approvals_csv, bonus_file, payment_rows
+from annotation.crowd.payment import PaymentParams, approvals_csv, bonus_file, payment_rows
 from annotation.models import Campaign
+from annotation.models.access import visible_or_404
 from crux_app.parameters import declared_form
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -35,7 +36,7 @@ def _refused(form) -> HttpResponse:
 
 class CampaignPaymentView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, pk=pk)
         form, params = _params(request)
         if params is None:
             return render(
@@ -61,7 +62,7 @@ class CampaignPaymentFileView(ResearcherRequiredMixin, View):
     """``approvals.csv`` or ``bonuses.csv``: the files the payment page shows."""
 
     def get(self, request: HttpRequest, pk: int, name: str) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, pk=pk)
         if name not in FILES:
             raise Http404("no such payment file")
         form, params = _params(request)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.views import View
 
-from annotation.forms import ProlificStudyForm
+from annotation.campaigns.forms import ProlificStudyForm
 from annotation.models import Campaign
+from annotation.models.access import visible_or_404
 from annotation.views.campaigns import CampaignDetailView
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -19,7 +20,7 @@ class CampaignProlificView(ResearcherRequiredMixin, View):
     campaign page with the reason, nothing changed."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, write=True, pk=pk)
         form = ProlificStudyForm(request.POST, instance=campaign)
         if not form.is_valid():
             for field, errors in form.errors.items():

@@ -9,14 +9,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views import View
 
-from annotation import exports
 from annotation.accounts import invite_annotator
-from annotation.campaign_setup import GoldUploadError, apply_gold_csv, create_campaign
-from annotation.forms import (
+from annotation.campaigns.forms import (
     AnnotatorExportForm,
     CampaignForm,
     CampaignItemsForm,
@@ -25,12 +23,15 @@ from annotation.forms import (
     InviteForm,
     ProlificStudyForm,
 )
+from annotation.campaigns.setup import GoldUploadError, apply_gold_csv, create_campaign
+from annotation.exports import exports
+from annotation.labels.post_editing import kept_share, notice
 from annotation.models import Campaign
-from annotation.post_editing import kept_share, notice
-from annotation.progress import ITEM_FILTERS, campaign_progress, item_page
-from annotation.prolific_admission import places
-from annotation.selection import SelectionError
-from annotation.task_types import task_label
+from annotation.models.access import visible_or_404
+from annotation.prolific.admission import places
+from annotation.quality.progress import ITEM_FILTERS, campaign_progress, item_page
+from annotation.queue.selection import SelectionError
+from annotation.task_types.names import task_label
 from crux_app.list_paging import listing_of, refused
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -44,17 +45,18 @@ STATE_ACTIONS = {
 
 class CampaignListView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        campaigns = Campaign.objects.select_related("collection")
+        campaigns = Campaign.objects.visible_to(request).select_related("collection")
         rows = [(c, c.items.progress_summary(c.overlap)) for c in campaigns]
         return render(request, "annotation/campaign_list.html", {"rows": rows})
 
 
 class CampaignCreateView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        return render(request, "annotation/campaign_form.html", {"form": CampaignForm()})
+        form = CampaignForm(who=request)
+        return render(request, "annotation/campaign_form.html", {"form": form})
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = CampaignForm(request.POST)
+        form = CampaignForm(request.POST, who=request)
         if form.is_valid():
             campaign = form.save(commit=False)
             campaign.created_by = request.user
@@ -75,7 +77,7 @@ class CampaignPreviewView(ResearcherRequiredMixin, View):
     field out of its bounds or of its type is a 400 naming it (shown in the same place)."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
-        form = CampaignPreviewForm(request.GET)
+        form = CampaignPreviewForm(request.GET, who=request)
         if not form.is_valid():
             context = {"errors": form.errors}
             return render(request, "annotation/_campaign_preview.html", context, status=400)
@@ -88,9 +90,8 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
         listed = CampaignItemsForm(request.GET)
         if bad := refused(listed):
             return bad
-        campaign = get_object_or_404(
-            Campaign.objects.select_related("collection", "suggestion_judge"), pk=pk
-        )
+        rows = Campaign.objects.select_related("suggestion_judge")
+        campaign = visible_or_404(request, rows, pk=pk)
         which = listed.which()
         number, text, size = listed.page_number(), listed.search_text(), listed.page_size()
         items = item_page(campaign, which, number, text, size)
@@ -121,7 +122,7 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
 
 class CampaignStateView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, write=True, pk=pk)
         action = request.POST.get("action", "")
         if action not in STATE_ACTIONS:
             messages.error(request, f"action: unknown action '{action[:40]}'")
@@ -134,7 +135,7 @@ class CampaignStateView(ResearcherRequiredMixin, View):
 
 class CampaignInviteView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, write=True, pk=pk)
         form = InviteForm(request.POST)
         if not form.is_valid():
             for field, errors in form.errors.items():
@@ -153,7 +154,7 @@ class CampaignInviteView(ResearcherRequiredMixin, View):
 
 class CampaignGoldView(ResearcherRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, write=True, pk=pk)
         form = GoldUploadForm(request.POST, request.FILES)
         if not form.is_valid():
             return _gold_refused(request, campaign, "file: choose a CSV file")
@@ -182,7 +183,7 @@ class CampaignExportView(ResearcherRequiredMixin, View):
     of one annotator (``?annotator=USERNAME``)."""
 
     def get(self, request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = visible_or_404(request, Campaign.objects, pk=pk)
         out = io.StringIO()
         if fmt in (exports.CSV_FORMAT, exports.ANNOTATORS_FORMAT):
             exports.write_csv(campaign, out, fmt)

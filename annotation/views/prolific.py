@@ -16,7 +16,7 @@ from annotation.accounts import (
     prolific_arrival,
 )
 from annotation.models import Campaign
-from annotation.prolific_admission import check_study
+from annotation.prolific.admission import check_study
 
 
 class ProlificArrivalView(View):

@@ -5,24 +5,25 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views import View
 
+from annotation.labels.collection import UnknownJudges
 from annotation.models import ReviewCampaign
-from annotation.review_access import add_reviewer
-from annotation.review_campaigns import EmptyQueue, create_review_campaign
-from annotation.review_decisions import progress
-from annotation.review_display import label_text
-from annotation.review_forms import ReviewCampaignForm, ReviewerForm, ReviewQueueForm
-from annotation.review_labels import UnknownJudges
-from annotation.review_selection import build_queue
-from annotation.task_types import task_label
+from annotation.models.access import visible_or_404
+from annotation.review.access import add_reviewer
+from annotation.review.campaigns import EmptyQueue, create_review_campaign
+from annotation.review.decisions import progress
+from annotation.review.display import label_text
+from annotation.review.forms import ReviewCampaignForm, ReviewerForm, ReviewQueueForm
+from annotation.review.selection import build_queue
+from annotation.task_types.names import task_label
 from crux_app.roles import ResearcherRequiredMixin
 
 
 class ReviewCampaignListView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        campaigns = ReviewCampaign.objects.select_related("collection", "judge")
+        campaigns = ReviewCampaign.objects.visible_to(request).select_related("collection", "judge")
         rows = [(c, progress(c)) for c in campaigns]
         return render(request, "annotation/review/campaign_list.html", {"rows": rows})
 
@@ -31,11 +32,11 @@ class ReviewCampaignCreateView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
         """The form, pre-filled from the query (the agreement page's "Review these
         disagreements" link; the form itself when its collection or task changes)."""
-        form = ReviewCampaignForm(initial=_initial(request.GET))
+        form = ReviewCampaignForm(initial=_initial(request.GET), who=request)
         return render(request, "annotation/review/campaign_form.html", {"form": form})
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = ReviewCampaignForm(request.POST)
+        form = ReviewCampaignForm(request.POST, who=request)
         if form.is_valid():
             try:
                 campaign = create_review_campaign(
@@ -71,7 +72,7 @@ class ReviewQueueCountView(ResearcherRequiredMixin, View):
         template = "annotation/review/_queue_count.html"
         if not request.GET.get("collection"):
             return render(request, template, {})
-        form = ReviewQueueForm(request.GET)
+        form = ReviewQueueForm(request.GET, who=request)
         if not form.is_valid():
             return render(request, template, {"errors": form.errors}, status=400)
         try:
@@ -83,10 +84,11 @@ class ReviewQueueCountView(ResearcherRequiredMixin, View):
 
 class ReviewCampaignDetailView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._page(request, get_object_or_404(ReviewCampaign, pk=pk), ReviewerForm())
+        campaign = visible_or_404(request, ReviewCampaign.objects, pk=pk)
+        return self._page(request, campaign, ReviewerForm())
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(ReviewCampaign, pk=pk)
+        campaign = visible_or_404(request, ReviewCampaign.objects, write=True, pk=pk)
         form = ReviewerForm(request.POST)
         if form.is_valid():
             try:

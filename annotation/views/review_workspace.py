@@ -9,25 +9,30 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
 from annotation.models import ReviewCampaign, ReviewItem
-from annotation.review_access import can_review, reviewable
-from annotation.review_decisions import DecisionError, chosen_label, decide, next_item, progress
-from annotation.review_display import options, other_label_hint
-from annotation.review_forms import DecisionForm
-from annotation.task_types import task_label
+from annotation.review.access import can_review, reviewable
+from annotation.review.decisions import DecisionError, chosen_label, decide, next_item, progress
+from annotation.review.display import options, other_label_hint
+from annotation.review.forms import DecisionForm
+from annotation.task_types.names import task_label
 
 SAVED = "Decision saved."
 ALREADY = "This item had already been decided; the first decision stands."
 
 
-def review_campaign_for(request: HttpRequest, slug: str) -> ReviewCampaign:
+def review_campaign_for(request: HttpRequest, slug: str, *, decide: bool = False) -> ReviewCampaign:
+    """The campaign if the account may review it (404 otherwise); with ``decide``, 403 for a
+    viewer of its workspace who was not given it."""
     campaign = get_object_or_404(ReviewCampaign, slug=slug)
-    if not can_review(campaign, request.user):
+    if not can_review(campaign, request):
         raise Http404("no such review campaign")
+    if decide and not can_review(campaign, request, decide=True):
+        raise PermissionDenied("You may only read this review campaign.")
     return campaign
 
 
@@ -74,7 +79,7 @@ class ReviewWorkspaceView(LoginRequiredMixin, View):
 
 class ReviewDecideView(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-        campaign = review_campaign_for(request, slug)
+        campaign = review_campaign_for(request, slug, decide=True)
         item = get_object_or_404(ReviewItem, pk=pk, campaign=campaign)
         form = DecisionForm(request.POST)
         kept = {k: request.POST.get(k, "")[:5000] for k in ("option", "other", "note")}

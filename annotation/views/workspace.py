@@ -4,7 +4,7 @@ Isolation: a campaign an account was not invited to, and an assignment that is n
 account's own, are both 404 (never 403, which would confirm they exist). Nothing rendered here
 reads judgments or other annotators' assignments: the item's payload snapshot is all it shows,
 with, in a post-editing campaign only, the chosen machine judge's label of the item as the
-pre-filled suggestion (``annotation/post_editing.py``).
+pre-filled suggestion (``annotation/labels/post_editing.py``).
 """
 
 from __future__ import annotations
@@ -22,24 +22,24 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views import View
 
-from annotation import crowd_control, queue
-from annotation.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
-from annotation.drafts import save_draft
+from annotation.crowd import control as crowd_control
+from annotation.labels.post_editing import notice, opening_draft
 from annotation.models import AnnotatorProfile, Assignment, Campaign
-from annotation.post_editing import notice, opening_draft
-from annotation.progress import annotator_standing
-from annotation.review_access import reviewable
-from annotation.submission import submit
-from annotation.task_type_registry import task_type
-from annotation.task_types import task_label
-from annotation.undo import UndoRefused, undo
+from annotation.quality.progress import annotator_standing
+from annotation.queue import queue, reservations
+from annotation.review.access import reviewable
+from annotation.task_types.answers import AnswerError, answer_summary, answer_to_draft, parse_answer
+from annotation.task_types.names import task_label
+from annotation.task_types.registry import task_type
+from annotation.workspace.drafts import save_draft
+from annotation.workspace.forms import SubmitTiming
+from annotation.workspace.submission import submit
+from annotation.workspace.undo import UndoRefused, undo
 from crux_app.vocabulary import FAILURE_TAXONOMY, RUBRIC_LEVELS
 
 DRAFT_FIELDS_SKIPPED = {"csrfmiddlewaretoken", "time_spent_ms"}
 DRAFT_VALUE_CHARS = 20_000
 MAX_ID = 2**63 - 1  # primary keys are bigint
-# What a submit may report before ``submit`` caps it at a day: a browser sends far less.
-MAX_TIME_SENT_MS = 10**12
 
 SAVED = "Answer saved."
 # After SAVED in the status line, as a key hint (hidden on touch screens, which have no keys).
@@ -56,12 +56,6 @@ class PrefetchQuery(forms.Form):
         max_value=MAX_ID,
         error_messages={"required": "give the id of the item on screen"},
     )
-
-
-class SubmitTiming(forms.Form):
-    """The browser's measure of time on the item; empty: the time since the reservation."""
-
-    time_spent_ms = forms.IntegerField(required=False, min_value=0, max_value=MAX_TIME_SENT_MS)
 
 
 def render_fragment(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
@@ -337,7 +331,7 @@ class SubmitView(LoginRequiredMixin, View):
 class SkipView(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         campaign = campaign_for(request, slug)
-        skipped = queue.skip(assignment_for(request, campaign, pk))
+        skipped = reservations.skip(assignment_for(request, campaign, pk))
         return _done_response(request, campaign, SKIPPED if skipped else ALREADY_SKIPPED)
 
 

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from api.errors import field_error
 from api.paging import ApiPagination
 from api.tabular import TABULAR_RENDERERS, wants_csv
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404
 from crux_app.audit.reading import AuditFilter, as_row
 from crux_app.parameters import ParameterError
 
@@ -28,7 +28,7 @@ class CollectionAuditView(APIView):
     )
     def get(self, request: Request, name: str) -> Response:
         """Who changed what in the collection, when and from where (old and new values)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         try:
             chosen = AuditFilter.from_query(request.query_params)
         except ParameterError as error:

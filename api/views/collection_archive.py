@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.views import View
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -16,8 +16,7 @@ from rest_framework.views import APIView
 
 from api.collection_archive_job import start_collection_archive
 from api.serializers import ErrorSerializer, JobEnvelopeSerializer, JobSerializer
-from api.views.collections import collection_named
-from crux_app.models import Collection
+from crux_app.access import collection_or_404
 from crux_app.roles import ResearcherRequiredMixin
 
 
@@ -35,7 +34,7 @@ class CollectionArchiveView(APIView):
     def post(self, request: Request, name: str) -> Response:
         """Start the job that writes the collection's archive (``export_collection``) on the
         ``cpu`` queue; ``GET /api/v1/jobs/<id>/`` names its ``download`` once written."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)  # an export: a read
         body = ArchiveStartSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         job = start_collection_archive(
@@ -48,7 +47,7 @@ class CollectionArchivePageView(ResearcherRequiredMixin, View):
     """POST from the collection page: start the archive job, then show the job's page."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)  # an export: a read
         job = start_collection_archive(collection, request.user)
         messages.success(
             request,

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.errors import field_error
 from api.paging import ApiPagination
 from api.serializers import CollectionCreateSerializer, CollectionSerializer
+from crux_app.access import collection_or_404
 from crux_app.models import Collection
 from crux_app.queries import counted
-
-
-def collection_named(name: str) -> Collection:
-    """The collection of a URL's ``<name>`` (404 JSON when there is none)."""
-    return get_object_or_404(Collection, name=name.replace("\x00", ""))
+from crux_app.workspaces import WorkspaceRefused, workspace_for_new_collection
 
 
 class CollectionListView(APIView):
@@ -29,7 +26,7 @@ class CollectionListView(APIView):
         """The collections, a page at a time, each with its counts."""
         from crux_app.views.collections import search_collections
 
-        collections = Collection.objects.order_by("name")
+        collections = Collection.objects.visible_to(request).order_by("name")
         text = (request.query_params.get("q") or "").replace("\x00", "")[:200]
         if text:
             collections = search_collections(collections, text)
@@ -43,7 +40,12 @@ class CollectionListView(APIView):
         """Create an empty collection."""
         body = CollectionCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        collection = Collection.objects.create(**body.validated_data)
+        fields = dict(body.validated_data)
+        try:
+            fields["workspace"] = workspace_for_new_collection(request, fields.get("workspace"))
+        except WorkspaceRefused as refusal:
+            raise field_error("workspace", str(refusal)) from None
+        collection = Collection.objects.create(**fields)
         data = CollectionSerializer(counted(collection)).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -52,4 +54,5 @@ class CollectionDetailView(APIView):
     @extend_schema(responses=CollectionSerializer)
     def get(self, request: Request, name: str) -> Response:
         """One collection with its counts."""
-        return Response(CollectionSerializer(counted(collection_named(name))).data)
+        collection = collection_or_404(request, name=name)
+        return Response(CollectionSerializer(counted(collection)).data)

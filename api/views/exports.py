@@ -5,8 +5,7 @@ the API, until it expires (410 after)."""
 
 from __future__ import annotations
 
-from django.http import FileResponse
-from django.shortcuts import get_object_or_404
+from django.http import FileResponse, Http404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -19,6 +18,7 @@ from api.errors import FormRefused
 from api.export_job import FORMATS, ExportRefused, expire, export_dir, start_export
 from api.models import ExportFile
 from api.serializers import ErrorSerializer, JobEnvelopeSerializer, JobSerializer
+from crux_app.models import Job
 
 
 class ExportStartSerializer(serializers.Serializer):
@@ -42,7 +42,7 @@ class ExportStartView(APIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         try:
-            job = start_export(data["kind"], data["params"], data["format"], request.user)
+            job = start_export(data["kind"], data["params"], data["format"], request)
         except ExportRefused as refused:
             raise FormRefused(
                 {name if name in ("kind", "format") else f"params.{name}": messages
@@ -55,7 +55,11 @@ class ExportDownloadView(APIView):
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     def get(self, request: Request, pk: int) -> FileResponse | Response:
         """The export's file (404 before the job wrote it; 410 once it expired)."""
-        export = get_object_or_404(ExportFile.objects.select_related("job"), job_id=pk)
+        # The export of a job the caller may see (the collection's, or their own), else 404.
+        jobs = Job.objects.visible_to(request)
+        export = ExportFile.objects.select_related("job").filter(job__in=jobs, job_id=pk).first()
+        if export is None:
+            raise Http404("No such export.")
         if export.expires_at <= timezone.now():
             expire(export)
             return Response(

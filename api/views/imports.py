@@ -13,11 +13,13 @@ from api.errors import FormRefused, field_error
 from api.parsers import SafeFormParser, SafeMultiPartParser
 from api.serializers import ErrorSerializer, ImportSerializer, JobEnvelopeSerializer, JobSerializer
 from api.tokens import find_active_token
+from crux_app.access import import_target
 from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat
-from crux_app.dataio.import_job import ImportJobParams, start_import_job
+from crux_app.dataio.imports.job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import UploadRejected
 from crux_app.roles import is_researcher
 from crux_app.views.upload import UploadForm, store_upload
+from crux_app.workspaces import WorkspaceRefused, workspace_for_new_collection
 
 
 class ApiImportForm(UploadForm):
@@ -50,11 +52,19 @@ class CollectionImportView(APIView):
     def post(self, request: Request, name: str) -> Response:
         """Store the file (or folder: ``folder`` files + ``relative_paths``) and start an
         ``import`` job; a bad file fails the job with the importer's FILE:LINE message."""
+        # 404 unseen, 403 read only: before the body is stored
+        existing = import_target(request, name)
         data = request.POST.copy()  # the fields only (request.data holds the files too)
         data["collection"] = name
         form = ApiImportForm(data)
         if not form.is_valid():
             raise FormRefused(form.errors)
+        workspace = None
+        if existing is None:  # the import makes the collection: in which workspace
+            try:
+                workspace = workspace_for_new_collection(request, form.cleaned_data["workspace"])
+            except WorkspaceRefused as refusal:
+                raise field_error("workspace", str(refusal)) from None
         chosen = IMPORT_FORMATS[form.cleaned_data["format"]]
         if chosen.source == "file" and "file" not in request.FILES:
             raise field_error("file", f"{chosen.label} needs a file in the field 'file'.")
@@ -71,6 +81,7 @@ class CollectionImportView(APIView):
             source=stored.source,
             label=stored.label,
             options=form.parameters(chosen),
+            workspace=workspace.name if workspace else "",
         )
         job = start_import_job(config, user=request.user)
         return Response({"job": JobSerializer(job).data}, status=status.HTTP_202_ACCEPTED)

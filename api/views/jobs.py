@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -19,7 +18,7 @@ from api.serializers import (
     JobSerializer,
     JobStartSerializer,
 )
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404, job_or_404
 from crux_app.jobs.service import JobNotCancellable, JobNotRetryable, cancel_job, retry_job
 from crux_app.models import Job
 
@@ -30,8 +29,9 @@ class JobFilterForm(forms.Form):
     collection = forms.CharField(max_length=200, required=False)
 
 
-def _job(pk: int) -> Job:
-    return get_object_or_404(Job.objects.select_related("collection"), pk=pk)
+def _job(request: Request, pk: int, *, write: bool = False) -> Job:
+    """The job if the caller may see it (404), and with ``write`` change it (403)."""
+    return job_or_404(request, pk, write=write, jobs=Job.objects.select_related("collection"))
 
 
 class JobListView(APIView):
@@ -48,7 +48,7 @@ class JobListView(APIView):
         filters = JobFilterForm(request.query_params)
         if not filters.is_valid():
             raise FormRefused(filters.errors)
-        jobs = Job.objects.select_related("collection").order_by("-id")
+        jobs = Job.objects.visible_to(request).select_related("collection").order_by("-id")
         data = filters.cleaned_data
         if data["kind"]:
             jobs = jobs.filter(kind=data["kind"])
@@ -70,7 +70,7 @@ class CollectionJobStartView(APIView):
         """Start a job of ``kind`` on the collection; ``params`` are the kind's declared
         parameters (types, bounds, choices, defaults; absent: the default), ``run`` a run's name
         or id, ``topic`` a topic id where the kind takes one."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name, write=True)
         body = JobStartSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         job = start_api_job(
@@ -84,7 +84,7 @@ class JobDetailView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         """One job: its state (pending, running, succeeded, failed, cancelled) and progress;
         an export job's ``download`` (URL, name, rows, size, expiry) once its file is written."""
-        return Response(JobSerializer(_job(pk), context={"request": request}).data)
+        return Response(JobSerializer(_job(request, pk), context={"request": request}).data)
 
 
 class JobCancelView(APIView):
@@ -92,7 +92,7 @@ class JobCancelView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Cancel a pending job at once, a running one before its next batch."""
         try:
-            job = cancel_job(_job(pk))
+            job = cancel_job(_job(request, pk, write=True))
         except JobNotCancellable as refused:
             return Response({"detail": str(refused)}, status=status.HTTP_409_CONFLICT)
         return Response(JobSerializer(job).data)
@@ -103,7 +103,7 @@ class JobRetryView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         """Send a finished job again (only missing items are done)."""
         try:
-            job = retry_job(_job(pk))
+            job = retry_job(_job(request, pk, write=True))
         except JobNotRetryable as refused:
             return Response({"detail": str(refused)}, status=status.HTTP_409_CONFLICT)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)

@@ -17,7 +17,7 @@ from api.errors import field_error
 from api.paging import ApiPagination
 from api.result_rows import filter_parameters
 from api.tabular import TABULAR_RENDERERS, wants_csv
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404
 from crux_app.inputs import (
     EvaluationInputError,
     collection_judges,
@@ -86,7 +86,7 @@ class JudgeListView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response:
         """The judges with passage judgments in the collection."""
-        judges = collection_judges(collection_named(name))
+        judges = collection_judges(collection_or_404(request, name=name))
         return Response(
             [{"name": j.name, "kind": j.kind_name, "judgments": j.n_judgments} for j in judges]
         )
@@ -105,7 +105,7 @@ class JudgmentListView(APIView):
     )
     def get(self, request: Request, name: str) -> Response:
         """Every judgment of one judge in the collection (passage and report items)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         judge = _resolved(request, "judge", collection, resolve_judge)
         if judge is None:
             raise field_error("judge", "nobody judged passages of this collection")
@@ -129,7 +129,7 @@ class QrelsListView(APIView):
     )
     def get(self, request: Request, name: str) -> Response:
         """The passage qrels of one source (a judge's name for a judge's qrels)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         source = _resolved(request, "source", collection, resolve_qrels_source)
         rows = PassageQrel.objects.filter(topic__collection=collection, source=source)
         rows = rows.order_by("topic__external_id", "passage__external_id")

@@ -14,6 +14,7 @@ import pandas as pd
 from crux_client.errors import ApiError, JobFailed
 from crux_client.frames import frame_file
 from crux_client.params_check import check_params, kind_schemas
+from crux_client.workspaces import WorkspacesMixin
 
 FINISHED = ("succeeded", "failed", "cancelled")
 PAGE_SIZE = 10_000
@@ -26,7 +27,7 @@ def _name(value: str) -> str:
     return quote(value, safe="")
 
 
-class Client:
+class Client(WorkspacesMixin):
     """A session with one workbench as the account of ``token`` (made on the account's
     "API tokens" page or with ``manage.py create_api_token --user NAME``)."""
 
@@ -67,6 +68,8 @@ class Client:
             except ValueError:
                 body = {"detail": response.text[:500]}
             raise ApiError(response.status_code, body.get("detail", ""), body.get("errors"))
+        if response.status_code == 204:  # a deletion: no body
+            return None
         return response.json()
 
     def _pages(self, path: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -89,8 +92,14 @@ class Client:
     def collection(self, name: str) -> dict[str, Any]:
         return self.request("GET", f"collections/{_name(name)}/")
 
-    def create_collection(self, name: str, description: str = "") -> dict[str, Any]:
-        return self.request("POST", "collections/", json={"name": name, "description": description})
+    def create_collection(
+        self, name: str, description: str = "", workspace: str | None = None
+    ) -> dict[str, Any]:
+        """An empty collection in ``workspace`` (default: your only writable one)."""
+        body = {"name": name, "description": description}
+        if workspace is not None:
+            body["workspace"] = workspace
+        return self.request("POST", "collections/", json=body)
 
     def upload(
         self,

@@ -14,6 +14,7 @@ from crux_app.models import AuditEvent
 from .context import current
 
 IMPORT = "import"
+ARCHIVE_IMPORT = "archive.import"  # a collection archive restored (``import_collection``)
 EXPORT_DOWNLOAD = "export.download"
 
 

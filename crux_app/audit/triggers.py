@@ -37,7 +37,8 @@ class Audited:
 
 
 AUDITED: tuple[Audited, ...] = (
-    Audited("crux_app.Collection", "id", ignored=("data_version",)),
+    # The data version's bookkeeping moves with every write of the collection's rows.
+    Audited("crux_app.Collection", "id", ignored=("data_version", "unit_epoch", "data_changed_at")),
     Audited("crux_app.Topic", "collection_id", operations=("delete",)),
     Audited("crux_app.Run", "collection_id", operations=("delete",)),
     Audited("crux_app.GeneratedOutput", "collection_id", operations=("delete",)),
@@ -59,6 +60,8 @@ AUDITED: tuple[Audited, ...] = (
     Audited("annotation.AggregationRun", "collection_id"),
     Audited("annotation.AggregatedLabel", "run__collection_id"),
     Audited("api.ApiToken", hidden=("digest",), ignored=("last_used_at",)),
+    Audited("crux_app.Workspace"),
+    Audited("crux_app.WorkspaceMember"),
     Audited("webhooks.Endpoint", "collection_id", hidden=("secret",)),
 )
 

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from crux_app.parameters import Parameter, ParameterSet
 
 from .export_labels import WRITERS
-from .import_crux import import_crux
-from .import_crux_labeling import import_crux_labeling
-from .import_passages import import_passages
-from .import_qa import DEFAULT_RUN, import_qa
-from .import_qrels import import_qrels
-from .import_run import import_run
-from .import_topics import import_topics
+from .imports.crux import import_crux
+from .imports.crux_labeling import import_crux_labeling
+from .imports.passages import import_passages
+from .imports.qa import DEFAULT_RUN, import_qa
+from .imports.qrels import import_qrels
+from .imports.run import import_run
+from .imports.topics import import_topics
 from .qrels_judge import JUDGE_KINDS
 from .results import ImportResult
 

@@ -4,7 +4,9 @@ Importers call these inside their own ``transaction.atomic()``; every write is k
 model's unique constraint, so re-running the same import creates no duplicates.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.db.models import Count
@@ -20,6 +22,7 @@ from crux_app.models import (
     RunEntry,
     SubQuestion,
     Topic,
+    Workspace,
 )
 
 from .errors import ImportFailure
@@ -27,6 +30,20 @@ from .pg_copy import insert_rows, rows_by_key, upsert_rows
 from .staged_upsert import StagedUpsert
 
 BATCH_SIZE = 5000
+
+# The workspace a collection an importer creates goes to (None: the model's default,
+# ``default``); set around an import by the command's --workspace, the upload page's choice.
+_NEW_COLLECTIONS_IN: ContextVar[int | None] = ContextVar("new_collections_in", default=None)
+
+
+@contextmanager
+def new_collections_in(workspace: Workspace | None) -> Iterator[None]:
+    """Collections that the imports inside create go to ``workspace`` (None: ``default``)."""
+    token = _NEW_COLLECTIONS_IN.set(workspace.pk if workspace is not None else None)
+    try:
+        yield
+    finally:
+        _NEW_COLLECTIONS_IN.reset(token)
 
 
 @dataclass(frozen=True)
@@ -72,12 +89,16 @@ class CollectionStore:
     def open(
         cls, name: str, kind: str = Collection.Kind.REPORT, label: str = "collection"
     ) -> "CollectionStore":
-        """The named collection, created with ``kind`` when it does not exist yet; a name no
-        collection may have fails the import (``label`` names the input in the message)."""
+        """The named collection, created with ``kind`` (in the workspace of
+        ``new_collections_in``) when it does not exist yet; a name no collection may have fails
+        the import (``label`` names the input in the message)."""
         problem = collection_name_problem(name)
         if problem is not None:
             raise ImportFailure(label, None, problem)
-        collection, created = Collection.objects.get_or_create(name=name, defaults={"kind": kind})
+        defaults: dict[str, object] = {"kind": kind}
+        if (workspace_id := _NEW_COLLECTIONS_IN.get()) is not None:
+            defaults["workspace_id"] = workspace_id
+        collection, created = Collection.objects.get_or_create(name=name, defaults=defaults)
         return cls(collection, created)
 
     @classmethod

@@ -22,7 +22,7 @@ from crux_app.models import Job
 
 from .uploads import UploadMissing, stored_folders, upload_folder_name
 
-KIND = "import"  # crux_app.dataio.import_job.KIND (that module imports the job runner)
+KIND = "import"  # crux_app.dataio.imports.job.KIND (that module imports the job runner)
 # A folder no job names may be an upload whose job row is not committed yet: never younger.
 ORPHAN_GRACE = timedelta(hours=1)
 logger = logging.getLogger(__name__)

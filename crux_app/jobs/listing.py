@@ -44,9 +44,10 @@ class JobFilterForm(forms.Form):
         widget=forms.TextInput(attrs={"type": "search", "size": 16}),
     )
 
-    def jobs(self) -> QuerySet[Job]:
-        """The jobs the valid form selects, newest first."""
-        jobs = Job.objects.select_related("collection", "topic", "created_by")
+    def jobs(self, visible: QuerySet[Job]) -> QuerySet[Job]:
+        """The jobs of ``visible`` (those the asking account may see) the valid form selects,
+        newest first."""
+        jobs = visible.select_related("collection", "topic", "created_by")
         data = self.cleaned_data
         if data.get("kind"):
             jobs = jobs.filter(kind=data["kind"])
@@ -64,6 +65,7 @@ class JobRow:
     position: int | None  # place on its queue while pending
     estimate: Estimate | None  # time left while running
     stall: str = ""  # a running job whose shard's worker stopped: what holds it up
+    may_change: bool = False  # the asking account may cancel it (not a viewer's)
 
 
 @dataclass(frozen=True)
@@ -80,20 +82,36 @@ def job_forms(data: QueryDict) -> tuple[JobFilterForm, ListPageForm]:
     return JobFilterForm(data), list_form(data)
 
 
-def job_listing(filters: JobFilterForm, paging: ListPageForm, data: QueryDict) -> JobListing:
-    """One page of the jobs the valid ``filters`` select, with their queue places."""
-    listing = list_page(paging, filters.jobs(), default_size=JOBS_PER_PAGE)
+def job_listing(
+    filters: JobFilterForm, paging: ListPageForm, data: QueryDict, who: object
+) -> JobListing:
+    """One page of the jobs the valid ``filters`` select among those ``who`` (an account, a
+    request) may see, with their queue places."""
+    visible = Job.objects.visible_to(who)
+    listing = list_page(paging, filters.jobs(visible), default_size=JOBS_PER_PAGE)
     jobs = listing.rows
     places = queue_positions(jobs)
     stalls = stall_texts(list(jobs), places)
+    writable = set(
+        Job.objects.visible_to(who, write=True)
+        .filter(pk__in=[j.pk for j in jobs])
+        .values_list("pk", flat=True)
+    )
     rows = [
-        JobRow(j, queue_of(j.kind), places.get(j.pk), estimate(j), stalls.get(j.pk, ""))
+        JobRow(
+            j,
+            queue_of(j.kind),
+            places.get(j.pk),
+            estimate(j),
+            stalls.get(j.pk, ""),
+            may_change=j.pk in writable,
+        )
         for j in jobs
     ]
     return JobListing(
         rows=rows,
         listing=listing,
         query=f"?{data.urlencode()}" if data else "",
-        polling=Job.objects.unfinished().exists(),
+        polling=visible.unfinished().exists(),
         workers=all_queue_workers(),
     )

@@ -24,7 +24,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.utils import timezone
 
-from crux_app.data_version import bump
+from crux_app.data_version import bump, bump_recorded, recording
 from crux_app.models import Job, JobShard
 from crux_app.models.job import JobCancelled
 from crux_app.url_credentials import mask_credentials
@@ -45,6 +45,7 @@ from .shards import (
     record_failed_batch,
 )
 from .time_limits import limits_for, seconds_left, soft_limit_message
+from .usage import ModelUsage, UsageByRole, merged
 
 logger = logging.getLogger(__name__)
 
@@ -54,9 +55,9 @@ BatchResult = Mapping[str, int] | str | None
 BatchProcessor = Callable[[Sequence[T]], BatchResult]
 
 TRACEBACK_EXCERPT_CHARS = 2000
-# Callables returning (prompt, completion) tokens spent since their last call; the model
+# Callables returning the model calls' usage per role since their last call; the model
 # backends register theirs from their app's ready().
-UsageSource = Callable[[], tuple[int, int]]
+UsageSource = Callable[[], UsageByRole]
 _usage_sources: list[UsageSource] = []
 
 
@@ -65,19 +66,15 @@ def register_usage_source(take: UsageSource) -> None:
         _usage_sources.append(take)
 
 
-def _take_usage() -> tuple[int, int]:
-    """(prompt, completion) tokens the backends spent since the last take."""
-    prompt = completion = 0
-    for take in _usage_sources:
-        p, c = take()
-        prompt, completion = prompt + p, completion + c
-    return prompt, completion
+def _take_usage() -> dict[str, ModelUsage]:
+    """The model calls and tokens per role the backends spent since the last take."""
+    return merged(take() for take in _usage_sources)
 
 
-def _record_usage(job: Job, tokens: tuple[int, int] | None = None) -> None:
-    prompt, completion = _take_usage() if tokens is None else tokens
-    if prompt or completion:
-        job.add_tokens(prompt, completion)
+def _record_usage(job: Job, usage: UsageByRole | None = None) -> None:
+    usage = _take_usage() if usage is None else usage
+    if usage:
+        job.add_usage(usage)
 
 
 def traceback_excerpt(exc: BaseException, limit: int = TRACEBACK_EXCERPT_CHARS) -> str:
@@ -158,14 +155,15 @@ def run_batches(
     JOB_MAX_SHARDS) and, on a worker, sends more tasks so that idle workers of its queue join
     in; every call then claims shards until none is left. Items are matched to the stored plan
     by their JSON text (``shards.item_key``): a planned item missing from ``batches`` now (a
-    judge's item stored meanwhile) is done. Model tokens the backends spent are added to the
-    job after every batch. ``process`` may return counts (e.g. ``{"generated": 2}``), summed
-    over all shards into the job's message, or a text that ends it (an import's summary). A
-    batch that raises is recorded in ``Job.errors`` (message, traceback excerpt, batch index,
-    try number) and tried again up to ``retries`` more times; a batch that never succeeds fails
-    the job, but later batches still run. ``note`` (what the first plan left out) ends the
-    final message. With ``raise_errors`` a batch's error is raised (no retry), for
-    ``fail_job_on_error`` to fail the job with its message (an atomic one-batch job: an import).
+    judge's item stored meanwhile) is done. The model calls and tokens the backends spent, per
+    role, are added to the job after every batch. ``process`` may return counts (e.g.
+    ``{"generated": 2}``), summed over all shards into the job's message, or a text that ends
+    it (an import's summary). A batch that raises is recorded in ``Job.errors`` (message,
+    traceback excerpt, batch index, try number) and tried again up to ``retries`` more times; a
+    batch that never succeeds fails the job, but later batches still run. ``note`` (what the
+    first plan left out) ends the final message. With ``raise_errors`` a batch's error is
+    raised (no retry), for ``fail_job_on_error`` to fail the job with its message (an atomic
+    one-batch job: an import).
 
     A cancel asked for (``Job.cancel_requested``) is seen before each batch of every shard: the
     job then ends cancelled, what earlier batches stored is kept. A finished job (cancelled
@@ -231,24 +229,27 @@ def _run_shard(
             batch = [current[key] for key in keys if key in current]
             index = shard.first_batch + position
             # A batch whose items were all stored meanwhile is done without calling anyone.
-            if batch and raise_errors:
-                result = process(batch) or {}
-            elif batch:
-                result = _process_with_retries(job, index, batch, process, retries)
-            else:
-                result = {}
-            bump(job.collection_id)  # after the batch committed what it stored (even if it failed)
-            tokens = _take_usage()
+            with recording() as touched:
+                if batch and raise_errors:
+                    result = process(batch) or {}
+                elif batch:
+                    result = _process_with_retries(job, index, batch, process, retries)
+                else:
+                    result = {}
+            # After the batch committed what it stored (even if it failed): the topics its
+            # writes named, or the whole collection when they named none.
+            bump_recorded(job.collection_id, touched)
+            usage = _take_usage()
             if result is None:
-                _record_usage(job, tokens)
+                _record_usage(job, usage)
                 check_job = True
                 if not record_failed_batch(shard, index):
                     return  # the lease is gone: its new holder runs the shard
                 continue
             counts, text = ({}, result) if isinstance(result, str) else (result, "")
-            recorded = record_batch(shard, position, counts, text, tokens=tokens, end_if_done=True)
+            recorded = record_batch(shard, position, counts, text, usage=usage, end_if_done=True)
             if not recorded:
-                _record_usage(job, tokens)  # spent all the same
+                _record_usage(job, usage)  # spent all the same
                 return
             lease.renewed()
             check_job = not recorded.wanted

@@ -25,6 +25,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from crux_app.models import Job, JobShard
+from crux_app.models.job_usage import add_model_usage
+
+from .usage import UsageByRole, prompt_and_completion
 
 
 def item_key(item: Any) -> str:
@@ -168,13 +171,14 @@ def record_batch(
     counts: Mapping[str, int],
     note: str = "",
     *,
-    tokens: tuple[int, int] = (0, 0),
+    usage: UsageByRole | None = None,
     end_if_done: bool = False,
 ) -> Recorded:
-    """Count a done batch (its items to the shard, its items and model ``tokens`` (prompt,
-    completion) to the job) in one transaction of two statements; false when the lease is gone
-    (the new holder counts it). With ``end_if_done`` the shard's last batch also ends it
-    succeeded (unless a batch of it failed), saving ``end_shard``'s statement."""
+    """Count a done batch (its items to the shard, its items and the model calls' ``usage`` to
+    the job: tokens to its totals, each role's to its row) in one transaction of two
+    statements (three when a model was called); false when the lease is gone (the new holder
+    counts it). With ``end_if_done`` the shard's last batch also ends it succeeded (unless a
+    batch of it failed), saving ``end_shard``'s statement."""
     todo = [p for p in shard.todo if p != position]
     merged = Counter(dict(shard.counts))
     merged.update(counts)
@@ -194,10 +198,12 @@ def record_batch(
         )
         wanted = True
         if updated:
+            usage = usage or {}
+            prompt, completion = prompt_and_completion(usage)
             progress = {
                 "done": F("done") + size,
-                "prompt_tokens": F("prompt_tokens") + tokens[0],
-                "completion_tokens": F("completion_tokens") + tokens[1],
+                "prompt_tokens": F("prompt_tokens") + prompt,
+                "completion_tokens": F("completion_tokens") + completion,
             }
             job = Job.objects.filter(pk=shard.job_id)
             # Filtered on the job still running unasked to stop: one statement counts the
@@ -206,6 +212,7 @@ def record_batch(
             wanted = bool(running.update(**progress))
             if not wanted:
                 job.update(**progress)
+            add_model_usage(shard.job_id, usage)
     if updated:
         shard.todo, shard.counts, shard.notes = todo, [[k, v] for k, v in merged.items()], notes
         shard.done += size

@@ -18,13 +18,15 @@ from .names import job_title
 from .queue_workers import Workers, queue_workers
 from .shard_status import ShardsStatus, Stalled
 
+HIDDEN_JOB = "a job of another workspace"  # a busy job the asking account may not see
+
 
 @dataclass(frozen=True)
 class BusyJob:
     """A job holding a worker slot of the stalled job's queue."""
 
     worker: str
-    job_id: int
+    job_id: int | None  # None: a job the asking account may not see (nor its title)
     title: str
 
 
@@ -86,19 +88,26 @@ class StallReport:
         return f"stalled ({workers} stopped): {serving}{place}"
 
 
-def stall_report(job: Job, shards: ShardsStatus | None) -> StallReport | None:
-    """The report for a running job with a stalled shard nobody took over (else None)."""
+def stall_report(
+    job: Job, shards: ShardsStatus | None, *, who: object | None = None
+) -> StallReport | None:
+    """The report for a running job with a stalled shard nobody took over (else None); the
+    busy jobs ``who`` may not see (another workspace's) are named only as such."""
     waiting = [s for s in shards.stalled if not s.resumed_on] if shards else []
     queue = queue_of(job.kind)
     if not waiting or queue is None:
         return None
     workers = queue_workers(queue)
-    titles = {
-        other.pk: job_title(other)
-        for other in Job.objects.filter(pk__in=[b.job_id for b in workers.holding])
-    }
+    others = Job.objects.filter(pk__in=[b.job_id for b in workers.holding])
+    titles = {other.pk: job_title(other) for other in others}
+    seen = (
+        titles.keys() if who is None else set(others.visible_to(who).values_list("pk", flat=True))
+    )
     busy = [
-        BusyJob(b.worker, b.job_id, titles.get(b.job_id, f"#{b.job_id}")) for b in workers.holding
+        BusyJob(b.worker, b.job_id, titles.get(b.job_id, f"#{b.job_id}"))
+        if b.job_id in seen or b.job_id not in titles
+        else BusyJob(b.worker, None, HIDDEN_JOB)
+        for b in workers.holding
     ]
     queued = stalled_shards().filter(job=job).aggregate(at=Min("resume_sent_at"))["at"]
     place = place_in_line(job)

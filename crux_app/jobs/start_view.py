@@ -1,13 +1,17 @@
-"""The shared shape of a page that starts a collection job: a form, then the job's page."""
+"""The shared shape of a page that starts a collection job: a form, then the job's page; its cost
+estimate follows the form (the page asks ``<start>/estimate/`` for it as the values change, and
+the kind's declared ``estimate_work`` computes it from the declared params)."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
 from django.views import View
 
+from crux_app.access import collection_or_404
 from crux_app.jobs.catalog import get_kind
 from crux_app.jobs.cost import Estimate
 from crux_app.jobs.estimate import job_estimate
@@ -17,6 +21,7 @@ from crux_app.models import Collection, Job
 from crux_app.roles import ResearcherRequiredMixin
 
 RECENT_JOBS = 10
+ESTIMATE_TEMPLATE = "_partials/job_estimate_area.html"
 
 
 class JobStartView(ResearcherRequiredMixin, View):
@@ -31,16 +36,21 @@ class JobStartView(ResearcherRequiredMixin, View):
     started_message: str
     # Whether the page shows the job's cost estimate (the judging page shows it in its count).
     shows_estimate = True
+    # The ``estimate/`` door (``start_urls``): only the estimate of the values in the query.
+    estimate_only = False
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        # The form is for starting: a viewer learns at once that they may not (403).
+        collection = collection_or_404(request, pk=collection_pk, write=True)
+        if self.estimate_only:
+            return self._estimate(request, collection)
         initial = {name: value for name, value in request.GET.items() if value}
         return self._render(
             request, collection, self.form_class(collection=collection, initial=initial)
         )
 
     def post(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        collection = collection_or_404(request, pk=collection_pk, write=True)
         form = self.form_class(request.POST, collection=collection)
         if not form.is_valid():
             return self._render(request, collection, form, status=400)
@@ -62,9 +72,36 @@ class JobStartView(ResearcherRequiredMixin, View):
             "form": form,
             "jobs": jobs.select_related("topic")[:RECENT_JOBS],
             "estimate": self.estimate(collection, form) if self.shows_estimate else None,
+            "estimate_url": self._estimate_url(request) if self.shows_estimate else None,
             **self.extra_context(collection, form),
         }
         return render(request, self.template, context, status=status)
+
+    def _estimate_url(self, request: HttpRequest) -> str | None:
+        match = request.resolver_match
+        if match is None or not match.url_name:
+            return None
+        return reverse(f"{match.view_name}{ESTIMATE_SUFFIX}", kwargs=match.kwargs)
+
+    def _estimate(self, request: HttpRequest, collection: Collection) -> HttpResponse:
+        """The estimate of the form's current values (the page asks as they change); values
+        the form or the job refuse: their errors, status 400."""
+        form = self.form_class(request.GET, collection=collection)
+        context: dict[str, object] = {"estimate": None, "errors": []}
+        if not form.is_valid():
+            context["errors"] = [
+                f"{name}: {' '.join(errors)}" if name != "__all__" else " ".join(errors)
+                for name, errors in form.errors.items()
+            ]
+            return render(request, ESTIMATE_TEMPLATE, context, status=400)
+        try:
+            context["estimate"] = job_estimate(
+                form.job_kind, form.job_params(), collection, form.job_topic()
+            )
+        except ValueError as refused:
+            context["errors"] = [str(refused)]
+            return render(request, ESTIMATE_TEMPLATE, context, status=400)
+        return render(request, ESTIMATE_TEMPLATE, context)
 
     def estimate(self, collection: Collection, form: CollectionJobForm) -> Estimate | None:
         """What the form's job would cost (None: the kind has no planner, or the values, the
@@ -79,6 +116,22 @@ class JobStartView(ResearcherRequiredMixin, View):
             return job_estimate(form.job_kind, form.job_params(), collection, form.job_topic())
         except ValueError:  # parameters the job refuses: the form says why on a POST
             return None
+
+
+ESTIMATE_SUFFIX = "-estimate"
+
+
+def start_urls(route: str, view: type[JobStartView], name: str) -> list[URLPattern]:
+    """A start page's URL and its estimate's (``<route>estimate/``, named ``<name>-estimate``)."""
+    return [
+        path(route, view.as_view(), name=name),
+        path(
+            f"{route}estimate/",
+            # Read only: a POST here would start the job from the estimate's URL.
+            view.as_view(estimate_only=True, http_method_names=["get", "head", "options"]),
+            name=f"{name}{ESTIMATE_SUFFIX}",
+        ),
+    ]
 
 
 def _initial_data(form: forms.Form) -> dict[str, object]:

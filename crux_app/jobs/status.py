@@ -96,7 +96,9 @@ def estimate(job: Job, now: datetime | None = None) -> Estimate | None:
     return Estimate(items_per_s=rate, remaining_s=(job.total - job.done) / rate)
 
 
-def job_status(job: Job) -> JobStatus:
+def job_status(job: Job, *, who: object | None = None) -> JobStatus:
+    """The job page's state; ``who`` (the asking account or request) names only the jobs it
+    may see among those holding the queue's workers (None: every one, for commands)."""
     shards = shards_status(job)
     return JobStatus(
         queue=queue_of(job.kind),
@@ -104,5 +106,5 @@ def job_status(job: Job) -> JobStatus:
         estimate=estimate(job),
         results=results_link(job),
         shards=shards,
-        stall=stall_report(job, shards),
+        stall=stall_report(job, shards, who=who),
     )

@@ -14,6 +14,7 @@ from .collection import (
 from .ensemble import EnsembleBuild, JudgeEnsemble, JudgeEnsembleMember
 from .job import Job
 from .job_shard import JobShard
+from .job_usage import JobModelUsage
 from .judgment import CoverageLabel, Judge, Judgment, PassageQrel, SubtopicQrel
 from .worker import WorkerHeartbeat
 from .workspace import Workspace, WorkspaceMember
@@ -25,6 +26,7 @@ __all__ = [
     "EnsembleBuild",
     "GeneratedOutput",
     "Job",
+    "JobModelUsage",
     "JobShard",
     "Judge",
     "JudgeEnsemble",

@@ -1,5 +1,6 @@
 """Collections and what they hold: topics, sub-questions, passages, runs, generated outputs."""
 
+import secrets
 import uuid
 
 from django.core.exceptions import ValidationError
@@ -9,6 +10,12 @@ from crux_app.collection_names import collection_name_problem, validate_collecti
 
 from .managers import CollectionQuerySet, RunEntryQuerySet, RunQuerySet, TopicQuerySet
 from .workspace import Workspace, default_workspace_pk
+
+
+def new_unit_token() -> int:
+    """A random per-topic version token (``crux_app.data_version``): random, not a counter, so
+    that two databases never share one, and positive, so it fits a BigIntegerField."""
+    return secrets.randbits(62) + 1
 
 
 class Collection(models.Model):
@@ -33,6 +40,12 @@ class Collection(models.Model):
     # (``crux_app.data_version``): pages cache derived tables under it. Random, not a counter,
     # so that two databases (a test run and the next) never share a key in a shared cache.
     data_version = models.UUIDField(default=uuid.uuid4, editable=False)
+    # The generation of every topic's unit version together: a write that cannot name the
+    # topics it touched moves it, and with it every per-topic derived value (``unit_cache``).
+    unit_epoch = models.BigIntegerField(default=new_unit_token, editable=False)
+    # When the data version last moved (None: not since this field exists; ``created_at``
+    # stands in): pages computed from changing data say "as of" this time.
+    data_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = CollectionQuerySet.as_manager()
 
@@ -41,6 +54,11 @@ class Collection(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def data_time(self):  # noqa: ANN201 (a datetime)
+        """When the rows its figures are computed from last changed (as far as it is known)."""
+        return self.data_changed_at or self.created_at
 
     def clean(self) -> None:
         """The admin's and model forms' check of the name (see ``crux_app.collection_names``)."""
@@ -67,6 +85,10 @@ class Topic(models.Model):
     reference_report = models.TextField(blank=True)
     gold_answers = models.JSONField(default=list, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
+    # A new random token whenever rows of this topic that derived values are computed from
+    # change (``crux_app.data_version.bump_topics``); 0 until the first such write. Pages keep
+    # per-topic values under it and recompute only the topics whose token moved.
+    unit_version = models.BigIntegerField(default=0, db_default=0, editable=False)
 
     objects = TopicQuerySet.as_manager()
 

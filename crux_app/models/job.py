@@ -5,7 +5,12 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from crux_app.access_scope import as_access
+from crux_app.jobs.usage import UsageByRole, prompt_and_completion
 from crux_app.url_credentials import mask_credentials
+
+from .collection import Collection
+from .job_usage import add_model_usage
 
 
 class JobCancelled(Exception):
@@ -20,6 +25,22 @@ def _current_worker() -> str:
 
 
 class JobQuerySet(models.QuerySet):
+    def visible_to(self, who: object, *, write: bool = False) -> "JobQuerySet":
+        """The jobs ``who`` (an account, a request or a ``crux_app.access.Access``) may see, or
+        with ``write`` change: those of its collections (``Collection.objects.visible_to``);
+        a job of no collection (an export, a model download) is its creator's, or a
+        superuser's."""
+        access = as_access(who)
+        user = access.user
+        if not user.is_authenticated or (write and access.read_only):
+            return self.none()
+        own = Q(collection__isnull=True)
+        if not user.is_superuser:
+            own &= Q(created_by=user.pk)
+        return self.filter(
+            Q(collection__in=Collection.objects.visible_to(access, write=write)) | own
+        )
+
     def for_collection(self, collection: models.Model) -> "JobQuerySet":
         return self.filter(collection=collection)
 
@@ -149,11 +170,16 @@ class Job(models.Model):
         Job.objects.filter(pk=self.pk).update(done=done)
         self.done = done
 
-    def add_tokens(self, prompt: int, completion: int) -> None:
-        Job.objects.filter(pk=self.pk).update(
-            prompt_tokens=F("prompt_tokens") + prompt,
-            completion_tokens=F("completion_tokens") + completion,
-        )
+    def add_usage(self, usage: UsageByRole) -> None:
+        """Add model calls' usage: its tokens to the job's totals, every role's to its row."""
+        prompt, completion = prompt_and_completion(usage)
+        with transaction.atomic():
+            if prompt or completion:
+                Job.objects.filter(pk=self.pk).update(
+                    prompt_tokens=F("prompt_tokens") + prompt,
+                    completion_tokens=F("completion_tokens") + completion,
+                )
+            add_model_usage(self.pk, usage)
         self.prompt_tokens += prompt
         self.completion_tokens += completion
 

@@ -22,7 +22,7 @@ class Judge(models.Model):
         ADJUDICATED = "adjudicated", "Adjudicated"
         POST_EDITED = "post_edited", "Human (post-edited)"
         # Several people's (and optionally machines') labels combined by a crowd model
-        # (``annotation/label_aggregation.py``).
+        # (``annotation/crowd/label_aggregation.py``).
         AGGREGATED = "aggregated", "Aggregated"
 
     name = models.CharField(max_length=300, unique=True)

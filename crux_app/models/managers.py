@@ -14,6 +14,8 @@ from django.db.models import Avg, Count, F, Func, IntegerField, OuterRef, Q, Sub
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, RowNumber
 
+from crux_app.access_scope import workspaces_of
+
 
 def _model(name: str) -> type[models.Model]:
     return apps.get_model("crux_app", name)
@@ -56,8 +58,6 @@ class CollectionQuerySet(models.QuerySet):
     def visible_to(self, who: object, *, write: bool = False) -> CollectionQuerySet:
         """The collections ``who`` (an account, a request or a ``crux_app.access.Access``) may
         see, or with ``write`` change: those of its workspaces (see ``crux_app.access``)."""
-        from crux_app.access import workspaces_of  # the access rules import the models
-
         return self.filter(workspace__in=workspaces_of(who, write=write))
 
     def with_counts(self) -> CollectionQuerySet:
@@ -77,6 +77,10 @@ class CollectionQuerySet(models.QuerySet):
 
 
 class TopicQuerySet(models.QuerySet):
+    def visible_to(self, who: object, *, write: bool = False) -> TopicQuerySet:
+        """The topics of the collections ``who`` may see (``write``: change)."""
+        return self.filter(collection__in=_model("Collection").objects.visible_to(who, write=write))
+
     def with_counts(self) -> TopicQuerySet:
         """Annotate n_subquestions (real ones), n_placeholders, n_passages (pooled), n_outputs,
         n_judgments."""

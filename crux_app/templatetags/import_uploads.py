@@ -6,7 +6,7 @@ from django import template
 from django.conf import settings
 
 from crux_app.dataio.catalog import IMPORT_FORMATS
-from crux_app.dataio.import_job import NotReplaceable, check_replaceable
+from crux_app.dataio.imports.job import NotReplaceable, check_replaceable
 from crux_app.models import Job
 
 register = template.Library()

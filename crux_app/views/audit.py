@@ -3,13 +3,13 @@ filtered by ``AuditFilter`` (kind, user, since, until) — researchers only."""
 
 from django import forms
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import path
 from django.views import View
 
+from crux_app.access import collection_or_404
 from crux_app.audit.reading import AuditFilter
 from crux_app.list_paging import ListPageForm, list_page, refused
-from crux_app.models import Collection
 from crux_app.parameters import ParameterError, declared_form
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -20,7 +20,7 @@ class CollectionAuditView(ResearcherRequiredMixin, View):
     """The collection's records, newest first."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         form = AuditFilterForm(request.GET)
         if bad := refused(form):
             return bad

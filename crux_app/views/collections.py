@@ -2,13 +2,14 @@
 
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import path
 from django.views import View
 
+from crux_app.access import collection_or_404, topic_or_404
 from crux_app.judge_choice import JudgeParamForm, page_judge
 from crux_app.list_paging import list_form, list_page, refused
-from crux_app.models import Collection, Topic
+from crux_app.models import Collection
 from crux_app.queries import JUDGES, collection_page, counted, topic_page
 from crux_app.roles import ResearcherRequiredMixin
 from crux_app.topic_lookup import TopicLookupForm, topic_matches
@@ -22,7 +23,8 @@ class CollectionListView(ResearcherRequiredMixin, View):
         form = list_form(request.GET)
         if bad := refused(form):
             return bad
-        listing = list_page(form, Collection.objects.order_by("name"), search=search_collections)
+        collections = Collection.objects.visible_to(request).order_by("name")
+        listing = list_page(form, collections, search=search_collections)
         # Counted for the shown rows only, each under its data version.
         context = {"collections": [counted(c) for c in listing.rows], "listing": listing}
         return render(request, "crux_app/collection_list.html", context)
@@ -41,16 +43,14 @@ class CollectionDetailView(ResearcherRequiredMixin, View):
         topics, judges = list_form(request.GET), list_form(request.GET, JUDGES)
         if bad := refused(topics, judges):
             return bad
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         page = collection_page(collection, topics, judges)
         return render(request, "crux_app/collection_detail.html", {"page": page})
 
 
 class TopicDetailView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = get_object_or_404(
-            Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
-        )
+        topic = topic_or_404(request, collection_pk, pk)
         judge = JudgeParamForm(request.GET)
         if not judge.is_valid():
             return HttpResponse(
@@ -69,7 +69,7 @@ class TopicSearchView(ResearcherRequiredMixin, View):
         form = TopicLookupForm(request.GET)
         if bad := refused(form):
             return bad
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         topics = topic_matches(collection, form.cleaned_data["topic"])
         return render(request, "crux_app/_topic_matches.html", {"topics": topics})
 

@@ -4,10 +4,11 @@ retry, cancel after a confirmation page, and move a waiting job up its queue."""
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import path
 from django.views import View
 
+from crux_app.access import job_or_404
 from crux_app.jobs.line import JobNotWaiting, move_up
 from crux_app.jobs.listing import job_forms, job_listing
 from crux_app.jobs.names import job_title
@@ -22,7 +23,7 @@ def _listing(request: HttpRequest, template: str) -> HttpResponse:
     filters, paging = job_forms(request.GET)
     if (bad := refused(filters, paging)) is not None:
         return bad
-    listing = job_listing(filters, paging, request.GET)
+    listing = job_listing(filters, paging, request.GET, request)
     return render(request, template, {"page": listing, "filters": filters})
 
 
@@ -42,10 +43,14 @@ class JobTableView(ResearcherRequiredMixin, View):
 
 class JobDetailView(ResearcherRequiredMixin, View):
     def get(self, request, pk: int):
-        job = get_object_or_404(
-            Job.objects.select_related("collection", "topic", "created_by"), pk=pk
-        )
-        context = {"job": job, "status": job_status(job)}
+        jobs = Job.objects.select_related("collection", "topic", "created_by")
+        job = job_or_404(request, pk, jobs=jobs)
+        context = {
+            "job": job,
+            "status": job_status(job, who=request),
+            # Its controls (cancel, retry, run next, replace) for who may change the job.
+            "may_change": Job.objects.visible_to(request, write=True).filter(pk=job.pk).exists(),
+        }
         if request.htmx:
             return render(request, "crux_app/jobs/_job_status.html", context)
         return render(request, "crux_app/jobs/job_detail.html", context)
@@ -53,7 +58,7 @@ class JobDetailView(ResearcherRequiredMixin, View):
 
 class JobRetryView(ResearcherRequiredMixin, View):
     def post(self, request, pk: int):
-        job = get_object_or_404(Job, pk=pk)
+        job = job_or_404(request, pk, write=True)
         try:
             retry_job(job)
         except JobNotRetryable as exc:
@@ -69,7 +74,7 @@ class JobMoveUpView(ResearcherRequiredMixin, View):
     """POST: run a waiting job next on its queue (pending, or stalled waiting to resume)."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        job = get_object_or_404(Job, pk=pk)
+        job = job_or_404(request, pk, write=True)
         try:
             move_up(job)
         except JobNotWaiting as exc:
@@ -87,14 +92,15 @@ class JobCancelView(ResearcherRequiredMixin, View):
     one before its next batch."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        job = get_object_or_404(Job.objects.select_related("collection", "topic"), pk=pk)
+        jobs = Job.objects.select_related("collection", "topic")
+        job = job_or_404(request, pk, write=True, jobs=jobs)
         if job.is_finished:
             messages.info(request, f"{job_title(job)} has finished: there is nothing to cancel.")
             return redirect("job-detail", pk=job.pk)
         return render(request, "crux_app/jobs/cancel_confirm.html", {"job": job})
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        job = get_object_or_404(Job, pk=pk)
+        job = job_or_404(request, pk, write=True)
         try:
             cancel_job(job)
         except JobNotCancellable as exc:

@@ -3,7 +3,7 @@
 The page validates the form, stores the upload under ``settings.UPLOAD_DIR`` (one uuid folder
 per upload) and starts an ``import`` job on the ``cpu`` queue, then shows the job's page: a
 large release takes longer than a web request may. The worker runs the same importers as the
-commands (``crux_app.dataio.import_job``). Folder formats come from ``<input type=file
+commands (``crux_app.dataio.imports.job``). Folder formats come from ``<input type=file
 webkitdirectory>``: the browser's relative paths travel in a hidden field (Django keeps only
 base names) and the files are stored with those paths.
 
@@ -25,12 +25,14 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views import View
 
+from crux_app.access import import_target, workspaces_of
 from crux_app.collection_names import validate_collection_name
 from crux_app.dataio.catalog import IMPORT_FORMATS, ImportFormat, upload_formats
-from crux_app.dataio.import_job import ImportJobParams, start_import_job
+from crux_app.dataio.imports.job import ImportJobParams, start_import_job
 from crux_app.dataio.uploads import StoredUpload, UploadRejected, store_file, store_folder
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
+from crux_app.workspaces import WorkspaceRefused, workspace_for_new_collection
 
 
 def parameter_fields(formats: list[ImportFormat]) -> dict[str, forms.Field]:
@@ -56,6 +58,11 @@ class UploadForm(forms.Form):
         max_length=200,
         validators=[validate_collection_name],
         help_text="an existing collection or a new one",
+    )
+    # A new collection's workspace (``crux_app.workspaces.workspace_for_new_collection``):
+    # empty is the only one the user may add collections to.
+    workspace = forms.CharField(
+        required=False, max_length=200, help_text="where a new collection goes"
     )
     relative_paths = forms.CharField(required=False, widget=forms.HiddenInput)
 
@@ -103,6 +110,16 @@ class UploadView(ResearcherRequiredMixin, View):
         form = UploadForm(request.POST)
         if not form.is_valid():
             return self._render(request, form, status=400)
+        # 404 unseen, 403 read only
+        existing = import_target(request, form.cleaned_data["collection"])
+        workspace = ""
+        if existing is None:  # the import makes the collection: in which workspace
+            try:
+                chosen_workspace = form.cleaned_data["workspace"]
+                workspace = workspace_for_new_collection(request, chosen_workspace).name
+            except WorkspaceRefused as refusal:
+                form.add_error("workspace", str(refusal))
+                return self._render(request, form, status=400)
         chosen = IMPORT_FORMATS[form.cleaned_data["format"]]
         try:
             stored = store_upload(request, chosen.source, form.cleaned_data["relative_paths"])
@@ -115,6 +132,7 @@ class UploadView(ResearcherRequiredMixin, View):
             source=stored.source,
             label=stored.label,
             options=form.parameters(chosen),
+            workspace=workspace,
         )
         job = start_import_job(config, user=request.user)
         files = "1 file" if stored.files == 1 else f"{stored.files} files"
@@ -125,7 +143,14 @@ class UploadView(ResearcherRequiredMixin, View):
         context = {
             "form": form,
             "formats": upload_formats(),
-            "collections": Collection.objects.values_list("name", flat=True),
+            # Those the user may import into (a new name makes a collection).
+            "collections": Collection.objects.visible_to(request, write=True).values_list(
+                "name", flat=True
+            ),
+            # Where a new collection may go (a choice only when there are several).
+            "workspaces": list(
+                workspaces_of(request, write=True).order_by("name").values_list("name", flat=True)
+            ),
         }
         return render(request, self.template_name, context, status=status)
 

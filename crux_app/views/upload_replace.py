@@ -1,5 +1,5 @@
 """A failed import's replacement upload, from its job page: store the new file or folder, point
-the job at it and send the job again (``crux_app.dataio.import_job.replace_import_upload``).
+the job at it and send the job again (``crux_app.dataio.imports.job.replace_import_upload``).
 
 Like the upload page, the body streams to disk up to ``UPLOAD_MAX_BYTES``
 (``streams_uploads``); a refused upload renders the job page again with the reason (400, or
@@ -9,12 +9,13 @@ Like the upload page, the body streams to disk up to ``UPLOAD_MAX_BYTES``
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import path
 from django.views import View
 
+from crux_app.access import job_or_404
 from crux_app.dataio.catalog import IMPORT_FORMATS
-from crux_app.dataio.import_job import (
+from crux_app.dataio.imports.job import (
     ImportJobParams,
     NotReplaceable,
     check_replaceable,
@@ -36,9 +37,8 @@ class ReplaceUploadView(ResearcherRequiredMixin, View):
     streams_uploads = True  # RequestBodyLimitMiddleware: bodies up to UPLOAD_MAX_BYTES
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        job = get_object_or_404(
-            Job.objects.select_related("collection", "topic", "created_by"), pk=pk
-        )
+        jobs = Job.objects.select_related("collection", "topic", "created_by")
+        job = job_or_404(request, pk, write=True, jobs=jobs)
         try:
             check_replaceable(job)
         except NotReplaceable as refusal:
@@ -68,7 +68,12 @@ class ReplaceUploadView(ResearcherRequiredMixin, View):
 def _refuse(request: HttpRequest, job: Job, reason: str, status: int) -> HttpResponse:
     """The job page again, the reason shown above the replacement form."""
     job.refresh_from_db()
-    context = {"job": job, "status": job_status(job), "replace_error": reason}
+    context = {
+        "job": job,
+        "status": job_status(job, who=request),
+        "replace_error": reason,
+        "may_change": True,  # only who may change the job gets here
+    }
     return render(request, "crux_app/jobs/job_detail.html", context, status=status)
 
 

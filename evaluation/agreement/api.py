@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
@@ -17,8 +16,8 @@ from rest_framework.views import APIView
 from api.errors import FormRefused, field_error
 from api.registry import Endpoint
 from api.tabular import TABULAR_RENDERERS, wants_csv
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
-from crux_app.models import Collection
 from evaluation.agreement.forms import FORM_DEFAULTS, AgreementForm
 from evaluation.agreement.label_tables import collection_campaigns, collection_raters
 from evaluation.agreement.report_cache import agreement_report
@@ -32,7 +31,7 @@ class AgreementApiView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response | HttpResponse:
         """The agreement report of the page, from the same cached report."""
-        collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
+        collection = collection_or_404(request, name=name)
         data = request.query_params.copy()
         data.pop("format", None)
         for key, value in FORM_DEFAULTS.items():

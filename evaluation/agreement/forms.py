@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 from crux_app.judge_kinds import kind_label
+from crux_app.models import Collection
 from crux_app.read_parameters import TAU
-from evaluation.agreement.label_tables import Rater
+from evaluation.agreement.label_tables import Rater, collection_campaigns, collection_raters
 from evaluation.agreement.method.bootstrap import DEFAULT_RESAMPLES, Bootstrap
 from evaluation.agreement.report import DEFAULT_DISAGREEMENTS, AgreementOptions
 
@@ -83,3 +85,16 @@ class AgreementForm(forms.Form):
             bootstrap=Bootstrap(n_resamples=DEFAULT_RESAMPLES if resamples is None else resamples),
             max_disagreements=DEFAULT_DISAGREEMENTS if shown is None else shown,
         )
+
+
+def page_form(query: QueryDict, collection: Collection) -> AgreementForm:
+    """The page's selectors from its query (the page's, its plots' and its exports' doors),
+    bound with the defaults filled in: the selectors show the values in use."""
+    data = query.copy()
+    for name, value in FORM_DEFAULTS.items():
+        data.setdefault(name, value)
+    return AgreementForm(
+        data,
+        raters=collection_raters(collection),
+        campaigns=collection_campaigns(collection),
+    )

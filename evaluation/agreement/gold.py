@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from annotation.models import Campaign
-from annotation.quality import campaign_quality
+from annotation.quality.checks import campaign_quality
 from crux_app.models import Collection
 from evaluation.agreement.label_tables import CampaignScope
 

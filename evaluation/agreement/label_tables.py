@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from annotation.labels.post_editing import post_edit_judge_name
 from annotation.models import Assignment, Campaign, CampaignItem
-from annotation.post_editing import post_edit_judge_name
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection, Judge, Judgment, Topic
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from annotation.post_editing import post_editing_campaigns
+from annotation.labels.post_editing import post_editing_campaigns
 from crux_app.inputs import check_tau
 from crux_app.models import Collection
 from crux_app.read_parameters import TAU

@@ -13,7 +13,7 @@ from django.http import QueryDict
 from crux_app.models import Collection
 from evaluation.agreement.label_tables import Rater
 
-# The new review campaign form's kinds of disagreement (annotation.review_queue.KINDS).
+# The new review campaign form's kinds of disagreement (annotation.review.queue.KINDS).
 PERSON_VS_MACHINE = "annotator_machine"
 BETWEEN_PEOPLE = "annotators"
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.models import ReviewCampaign
+from crux_app.models import Collection
 from evaluation.agreement.review_verdict import review_verdict
 
 
@@ -19,6 +20,8 @@ class ReviewVerdictApiView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, slug: str) -> Response:
         """The "who was right" page's figures (researchers)."""
-        campaigns = ReviewCampaign.objects.select_related("judge")
+        campaigns = ReviewCampaign.objects.select_related("judge").filter(
+            collection__in=Collection.objects.visible_to(request)
+        )
         campaign = get_object_or_404(campaigns, slug=slug.replace("\x00", ""))
         return Response(review_verdict(campaign).as_dict())

@@ -9,6 +9,7 @@ from django.views import View
 
 from annotation.models import ReviewCampaign
 from crux_app.inputs import collection_judges
+from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.agreement.review_verdict import DEFINITIONS, review_verdict
 from evaluation.shared.degenerate import judges_rating_warnings
@@ -16,9 +17,10 @@ from evaluation.shared.degenerate import judges_rating_warnings
 
 class ReviewVerdictView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(
-            ReviewCampaign.objects.select_related("judge", "collection"), pk=pk
-        )
+        campaigns = ReviewCampaign.objects.select_related("judge", "collection")
+        # A campaign of a collection the researcher may not see does not exist for them.
+        visible = campaigns.filter(collection__in=Collection.objects.visible_to(request))
+        campaign = get_object_or_404(visible, pk=pk)
         verdict = review_verdict(campaign)
         confusions = [
             (j, list(zip(verdict.classes, j.confusion, strict=True))) for j in verdict.judges

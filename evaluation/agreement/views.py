@@ -6,13 +6,13 @@ import re
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.views import View
 
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
 from crux_app.list_paging import list_form, refused
-from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.agreement.disagreement_list import (
     PREFIX,
@@ -22,9 +22,8 @@ from evaluation.agreement.disagreement_list import (
     with_total,
 )
 from evaluation.agreement.disagreements import Disagreement
-from evaluation.agreement.forms import FORM_DEFAULTS, AgreementForm
+from evaluation.agreement.forms import page_form
 from evaluation.agreement.html_report import render_html
-from evaluation.agreement.label_tables import collection_campaigns, collection_raters
 from evaluation.agreement.presentation import context as report_context
 from evaluation.agreement.report_cache import agreement_report
 from evaluation.agreement.report_export import to_csv, to_json
@@ -79,16 +78,8 @@ class AgreementView(ResearcherRequiredMixin, View):
     """GET shows the page; ``format=json|csv|html`` downloads the same report."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
-        # Bound with the defaults filled in: the selectors show the values in use.
-        data = request.GET.copy()
-        for name, value in FORM_DEFAULTS.items():
-            data.setdefault(name, value)
-        form = AgreementForm(
-            data,
-            raters=collection_raters(collection),
-            campaigns=collection_campaigns(collection),
-        )
+        collection = collection_or_404(request, pk=pk)
+        form = page_form(request.GET, collection)
         page: dict[str, object] = {"collection": collection, "form": form}
         if not form.is_valid():
             return render(request, "evaluation/agreement/agreement.html", page, status=400)
@@ -119,6 +110,8 @@ class AgreementView(ResearcherRequiredMixin, View):
                 query.pop(name)
         page |= report_context(report)
         page |= {
+            # Plots load when scrolled to (``AgreementPlotView``), with the report's options.
+            "lazy_plots": True,
             "tau": options.tau,
             "campaign": options.campaign,
             "export_query": query.urlencode(),

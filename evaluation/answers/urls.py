@@ -1,13 +1,10 @@
 """Generated-answer pages, mounted at the site root by ``crux_app.urls``."""
 
-from django.urls import path
-
+from crux_app.jobs.start_view import start_urls
 from evaluation.answers.views import AnswersStartView
 
 urlpatterns = [
-    path(
-        "collections/<int:collection_pk>/answers/start/",
-        AnswersStartView.as_view(),
-        name="answers-start",
+    *start_urls(
+        "collections/<int:collection_pk>/answers/start/", AnswersStartView, "answers-start"
     ),
 ]

@@ -1,7 +1,7 @@
 """Contracts every model backend implements; methods depend on these, never on a library."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -31,6 +31,15 @@ class Generation:
     token_ids: list[int] = field(default_factory=list)
     token_logprobs: list[float] = field(default_factory=list)
     finish_reason: str = "length"  # "stop" (stop string or EOS) or "length"
+
+    def copy(self) -> "Generation":
+        """An independent copy, lists included (a greedy prompt's samples are copies)."""
+        return replace(
+            self,
+            tokens=list(self.tokens),
+            token_ids=list(self.token_ids),
+            token_logprobs=list(self.token_logprobs),
+        )
 
 
 class Generator(Protocol):

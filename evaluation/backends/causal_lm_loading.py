@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
 
-from evaluation.backends.model_identity import resolve_gguf
+from evaluation.backends.model.identity import resolve_gguf
 
 CONVERTED_MARKER = "config.json"
 

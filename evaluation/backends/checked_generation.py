@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from evaluation.backends import token_usage
 from evaluation.backends.base import Generation, GenerationParams, Generator
 
 
@@ -18,8 +19,10 @@ def generate_checked(
     params: GenerationParams,
     role: str = "generator",
 ) -> list[list[Generation]]:
-    """One batched call; ``role`` names the model in errors ("generator", "judge")."""
-    results = generator.generate(list(prompts), params)
+    """One batched call; ``role`` (``token_usage.ROLES``: "generator", "judge") is what its
+    usage is recorded under and how errors name the model."""
+    with token_usage.acting_as(role):
+        results = generator.generate(list(prompts), params)
     if len(results) != len(prompts):
         raise ValueError(
             f"{role} {generator.model_id!r} returned {len(results)} results "

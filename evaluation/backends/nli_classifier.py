@@ -6,6 +6,8 @@ import numpy as np
 import torch
 
 from evaluation.backends.base import NLI_LABELS
+from evaluation.backends.forward_tokens import recorded_passes
+from evaluation.backends.token_usage import NLI
 
 
 def label_columns(id2label: dict[int, str]) -> list[int]:
@@ -35,6 +37,7 @@ class ClassifierNLI:
         self.batch_size = max(1, batch_size)
         self.columns = label_columns(model.config.id2label)
 
+    @recorded_passes(NLI)
     def predict(
         self, pairs: Sequence[tuple[str, str]], questions: Sequence[str | None] | None = None
     ) -> np.ndarray:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import logsumexp, softmax
 
+from evaluation.backends import token_usage
 from evaluation.backends.base import NLI_LABELS, Generator
 
 # DENSE appendix B.2, with the question clause made optional.
@@ -51,7 +52,8 @@ class LLMPromptNLI:
             return np.zeros((0, len(NLI_LABELS)))
         qs = questions if questions is not None else [None] * len(pairs)
         prompts = [nli_prompt(p, h, q) for (p, h), q in zip(pairs, qs, strict=True)]
-        scores = self.generator.continuation_logprobs(prompts, self.candidates)
+        with token_usage.acting_as(token_usage.NLI):  # whatever else the generator does
+            scores = self.generator.continuation_logprobs(prompts, self.candidates)
         # Columns are grouped per label in candidate order; sum spellings' probabilities.
         per_label = scores.reshape(len(pairs), len(NLI_LABELS), -1)
         return softmax(logsumexp(per_label, axis=-1), axis=-1)

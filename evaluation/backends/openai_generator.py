@@ -11,6 +11,7 @@ when the server returns them (probed once); a method that needs them calls
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,7 @@ import openai
 from crux_app.url_credentials import mask_credentials
 from evaluation.backends import token_usage
 from evaluation.backends.base import Generation, GenerationParams
-from evaluation.backends.model_server import BackendCapabilityError, ModelServerError, ServerConfig
+from evaluation.backends.model.server import BackendCapabilityError, ModelServerError, ServerConfig
 from evaluation.backends.stop_trimming import trim_generation
 
 T = TypeVar("T")
@@ -100,7 +101,7 @@ class OpenAIGenerator:
 
         rows = self._map(one, requests)
         return [
-            [_copy(rows[p * per_prompt + (0 if greedy else s)]) for s in range(params.num_samples)]
+            [rows[p * per_prompt + (0 if greedy else s)].copy() for s in range(params.num_samples)]
             for p in range(len(prompts))
         ]
 
@@ -211,8 +212,12 @@ class OpenAIGenerator:
                 f"{where} refused the request (HTTP {exc.status_code}): {_detail(exc)}"
             ) from None
         usage = getattr(response, "usage", None)
-        if usage is not None:
-            token_usage.record(usage.prompt_tokens or 0, usage.completion_tokens or 0)
+        prompt = (usage.prompt_tokens or 0) if usage is not None else 0
+        completion = (usage.completion_tokens or 0) if usage is not None else 0
+        # The server's forward passes are not seen here: what it read and wrote stands in.
+        token_usage.record(
+            prompt_tokens=prompt, completion_tokens=completion, forward_tokens=prompt + completion
+        )
         return response
 
     def _map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -223,7 +228,9 @@ class OpenAIGenerator:
                 self._pool = ThreadPoolExecutor(
                     max_workers=self.config.max_concurrency, thread_name_prefix="model-requests"
                 )
-        return list(self._pool.map(fn, items))
+        # Each request runs in a copy of the caller's context: its usage keeps the caller's role.
+        contexts = [contextvars.copy_context() for _ in items]
+        return list(self._pool.map(lambda c, item: c.run(fn, item), contexts, items))
 
 
 def require_logprobs(generator: object, needed_for: str) -> None:
@@ -263,16 +270,6 @@ def _to_generation(
         tokens=tokens[: trimmed.keep],
         token_logprobs=[float(lp) for _, lp in pieces[: trimmed.keep]],
         finish_reason="stop" if trimmed.stopped else finished,
-    )
-
-
-def _copy(g: Generation) -> Generation:
-    return Generation(
-        text=g.text,
-        tokens=list(g.tokens),
-        token_ids=list(g.token_ids),
-        token_logprobs=list(g.token_logprobs),
-        finish_reason=g.finish_reason,
     )
 
 

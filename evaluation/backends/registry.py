@@ -4,7 +4,7 @@ Settings (crux_app.settings.model_backends): GENERATOR_MODEL, JUDGE_MODEL, NLI_M
 TOKENIZER_MODEL, MODEL_CACHE_DIR, MODEL_DEVICE. Empty ids mean the embedded defaults; an empty
 NLI_MODEL means DENSE's LLM NLI prompt on the generator; an empty JUDGE_MODEL or TOKENIZER_MODEL
 means the generator's model. GENERATOR_API_BASE, JUDGE_API_BASE and NLI_API_BASE put a role on
-an OpenAI-compatible server (``model_server``).
+an OpenAI-compatible server (``model.server``).
 """
 
 import threading
@@ -14,7 +14,7 @@ from typing import TypeVar
 from django.conf import settings
 
 from evaluation.backends.base import Embedder, Generator, NLIModel, TokenCounter
-from evaluation.backends.model_server import (
+from evaluation.backends.model.server import (
     ServerConfig,
     generator_server,
     judge_server,
@@ -52,11 +52,11 @@ def _device():
 
 
 def _loading():
-    """``model_loading``, imported on first use: every process imports this registry at start
+    """``model.loading``, imported on first use: every process imports this registry at start
     (job plans name models), and torch's import costs seconds that a web process never needs."""
-    from evaluation.backends import model_loading
+    from evaluation.backends.model import loading
 
-    return model_loading
+    return loading
 
 
 def get_served(server: ServerConfig) -> Generator:

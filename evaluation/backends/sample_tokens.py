@@ -10,8 +10,8 @@ from typing import Any
 
 from django.conf import settings
 
-from evaluation.backends.model_identity import generator_id
-from evaluation.backends.model_server import generator_server
+from evaluation.backends.model.identity import generator_id
+from evaluation.backends.model.server import generator_server
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,9 @@ import numpy as np
 import torch
 from sentence_transformers import SentenceTransformer
 
+from evaluation.backends.forward_tokens import recorded_passes
+from evaluation.backends.token_usage import EMBEDDER
+
 
 class SentenceEmbedder:
     """``Embedder`` returning L2-normalised float32 vectors, ``batch_size`` texts per pass."""
@@ -35,6 +38,7 @@ class SentenceEmbedder:
         getter = getattr(self.model, "get_embedding_dimension", None)
         return int((getter or self.model.get_sentence_embedding_dimension)())
 
+    @recorded_passes(EMBEDDER)
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Texts -> (n, d) L2-normalised float32 vectors."""
         if not texts:

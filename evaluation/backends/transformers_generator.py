@@ -14,7 +14,8 @@ import torch
 
 from evaluation.backends import token_usage
 from evaluation.backends.base import Generation, GenerationParams
-from evaluation.backends.model_passes import chunks, length_order
+from evaluation.backends.forward_tokens import recorded_passes
+from evaluation.backends.model.passes import chunks, length_order
 from evaluation.backends.shared_prefill import (
     cache_keyword,
     common_prefix_length,
@@ -112,6 +113,7 @@ class TransformersGenerator:
 
     # Generation
 
+    @recorded_passes()
     def generate(self, prompts: Sequence[str], params: GenerationParams) -> list[list[Generation]]:
         """For each prompt, ``params.num_samples`` generations (batched internally)."""
         if params.num_samples < 1 or params.max_new_tokens < 1:
@@ -129,12 +131,12 @@ class TransformersGenerator:
                 for p, index in enumerate(chunk):
                     mine = rows[p * per_prompt : (p + 1) * per_prompt]
                     if greedy:
-                        mine = [self._copy(mine[0]) for _ in range(params.num_samples)]
+                        mine = [mine[0].copy() for _ in range(params.num_samples)]
                     by_index[index] = mine
         results = [by_index[i] for i in range(len(encoded))]
         prompt_tokens = sum(len(ids) for ids in encoded) * per_prompt
         kept = sum(len(g.token_ids) for mine in results for g in mine[:per_prompt])
-        token_usage.record(prompt_tokens, kept)
+        token_usage.record(calls=0, prompt_tokens=prompt_tokens, completion_tokens=kept)
         return results
 
     def _generate_rows(
@@ -219,18 +221,9 @@ class TransformersGenerator:
     def _decode(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode(list(ids), skip_special_tokens=False)
 
-    @staticmethod
-    def _copy(g: Generation) -> Generation:
-        return Generation(
-            text=g.text,
-            tokens=list(g.tokens),
-            token_ids=list(g.token_ids),
-            token_logprobs=list(g.token_logprobs),
-            finish_reason=g.finish_reason,
-        )
-
     # Scoring
 
+    @recorded_passes()
     def continuation_logprobs(
         self, prompts: Sequence[str], candidates: Sequence[str], use_chat_template: bool = True
     ) -> np.ndarray:
@@ -250,7 +243,7 @@ class TransformersGenerator:
         # a pass holds batch_size prompts; longer ones copy each prompt once per candidate.
         one_token = all(len(c) == 1 for c in cand_ids)
         per_pass = self.batch_size if one_token else max(1, self.batch_size // len(cand_ids))
-        token_usage.record(sum(len(ids) for ids in prompt_ids), 0)
+        token_usage.record(calls=0, prompt_tokens=sum(len(ids) for ids in prompt_ids))
         order = length_order(prompt_ids) if self.order_by_length else list(range(len(prompt_ids)))
         scores = np.empty((len(prompt_ids), len(cand_ids)))
         for chunk in chunks(order, per_pass):
@@ -301,6 +294,7 @@ class TransformersGenerator:
         picked = logprobs.gather(-1, cands.unsqueeze(-1)).squeeze(-1) * cand_mask
         return picked.sum(-1).reshape(n_prompts, n_cands).cpu().numpy().astype(np.float64)
 
+    @recorded_passes()
     def score_continuations(
         self, prompts: Sequence[str], continuations: Sequence[str], use_chat_template: bool = True
     ) -> list[Generation]:
@@ -322,7 +316,7 @@ class TransformersGenerator:
         prompt_ids = self.encode_prompts(prompts, use_chat_template)
         cont_ids = self.tokenizer(list(continuations), add_special_tokens=False)["input_ids"]
         rows = list(zip(prompt_ids, cont_ids, strict=True))
-        token_usage.record(sum(len(p) + len(c) for p, c in rows), 0)
+        token_usage.record(calls=0, prompt_tokens=sum(len(p) + len(c) for p, c in rows))
         # Rows of similar length share a pass (little padding); a pass holds at most
         # SCORING_TOKENS_PER_PASS padded tokens, since long padded batches are slower on CPU.
         order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]) + len(rows[i][1]))

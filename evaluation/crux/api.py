@@ -4,7 +4,7 @@ page's selectors by name (``judge``, ``run``) and value (``tau``, ``k``)."""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -16,8 +16,9 @@ from api.errors import FormRefused, field_error
 from api.registry import Endpoint, ResultTable
 from api.result_rows import filter_parameters
 from api.tabular import TABULAR_RENDERERS, number, wants_csv
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError, collection_judges, qrels_sources
-from crux_app.models import Collection, Run, Topic
+from crux_app.models import Run, Topic
 from crux_app.read_parameters import whole_tau_schema
 from evaluation.crux.evaluate import EvaluationParams, evaluate
 from evaluation.crux.matrix.forms import MatrixSelectionForm
@@ -50,11 +51,13 @@ class CoverageMatrixApiView(APIView):
         """The matrix of one judge's ratings (sub-questions x passages, the run's top k first);
         ``ratings`` holds every judge's codes (``judges`` order), ``attention`` the cells to
         look at."""
-        found = get_object_or_404(
-            Topic.objects.select_related("collection"),
-            collection__name=name.replace("\x00", ""),
-            external_id=topic.replace("\x00", ""),
-        )
+        collection = collection_or_404(request, name=name)
+        found = Topic.objects.filter(
+            collection=collection, external_id=topic.replace("\x00", "")
+        ).first()
+        if found is None:
+            raise Http404("No such topic in this collection.")
+        found.collection = collection
         rows = topic_rows(found)
         options = rows.options
         query = request.query_params
@@ -95,7 +98,7 @@ class PerTopicApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Each run's CRUX and IR values per topic (``manage.py evaluate --per-topic``'s
         records, computed as the command computes them); CSV: one row per run and topic."""
-        collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
+        collection = collection_or_404(request, name=name)
         data = request.query_params.copy()
         data.pop("format", None)
         if data.get("qrels") and not data.get("qrels_source"):

@@ -29,6 +29,7 @@ from evaluation.crux.stored_arrays import (
     qrel_rows,
     run_rows,
     subquestions,
+    topic_scope,
 )
 
 PASSAGE_RATING = Judgment.Task.PASSAGE_RATING
@@ -75,7 +76,7 @@ class CollectionData:
     row_keys: np.ndarray  # sorted topic * base + passage id of every row
     row_index: np.ndarray  # row of each key
     base: int
-    rating_histogram: np.ndarray  # (7,) the judge's passage ratings: unparsable, 0, ..., 5
+    rating_histogram: np.ndarray  # (T, 7) the judge's passage ratings: unparsable, 0, ..., 5
 
     @property
     def n_topics(self) -> int:
@@ -96,8 +97,7 @@ class CollectionData:
 
     def rating_counts(self) -> tuple[dict[float, int], int]:
         """(rating -> how many of the judge's passage ratings, unparsable ones)."""
-        counts = {float(r): int(n) for r, n in enumerate(self.rating_histogram[1:]) if n}
-        return counts, int(self.rating_histogram[0])
+        return histogram_counts(self.rating_histogram.sum(axis=0))
 
     def batch(self, required: np.ndarray) -> RatingsBatch:
         return RatingsBatch(self.ratings, self.passage_valid, self.question_valid, required)
@@ -113,6 +113,12 @@ class CollectionData:
         return np.where(found, self.row_index[at_clipped], OUTSIDE)
 
 
+def histogram_counts(histogram: np.ndarray) -> tuple[dict[float, int], int]:
+    """(rating -> count, unparsable) of a (7,) histogram: unparsable, 0, ..., 5."""
+    counts = {float(r): int(n) for r, n in enumerate(histogram[1:].tolist()) if n}
+    return counts, int(histogram[0])
+
+
 def _index(sorted_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Position of each id in ``sorted_ids`` (which must contain it)."""
     return np.searchsorted(sorted_ids, ids)
@@ -123,9 +129,10 @@ def _load_runs(
     runs: Sequence[tuple[int, str]],
     topic_ids: np.ndarray,
     bounds: IdBounds,
+    topics: Sequence[int] | None = None,
 ) -> list[RunRanking]:
     # Rank order = (rank, line order) within (run, topic); the sort is done here, not in SQL.
-    entries = run_rows(collection, [pk for pk, _ in runs], topic_ids, bounds)
+    entries = run_rows(collection, [pk for pk, _ in runs], topic_ids, bounds, topics)
     out = []
     for pk, name in runs:
         start, end = entries.starts[pk]
@@ -143,6 +150,7 @@ def _ranked_members(
     base: int,
     topic_ids: np.ndarray,
     topic_names: list[str],
+    topics: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Row keys (topic index * base + passage id) of ranked passages (within ``depth``) that
     belong to the topic although the judge did not rate them and no qrel names them: another
@@ -162,7 +170,9 @@ def _ranked_members(
     )
     pairs = int_columns(
         Judgment.objects.filter(
-            topic__collection=collection, task=PASSAGE_RATING, passage_id__in=passage_ids.tolist()
+            task=PASSAGE_RATING,
+            passage_id__in=passage_ids.tolist(),
+            **topic_scope(collection, topics),
         ),
         ["topic_id", "passage_id"],
     )
@@ -219,18 +229,21 @@ def load_collection(
     qrels_source: str | None,
     runs: Sequence[tuple[int, str]],
     depth: int | None = None,
+    topics: Sequence[int] | None = None,
 ) -> CollectionData:
     """Ratings, qrels and rankings of ``runs``; ``depth`` bounds the ranked positions whose
-    passages can add rows (None: every position)."""
-    topics = list(
-        Topic.objects.filter(collection=collection).order_by("pk").values_list("pk", "external_id")
-    )
-    topic_ids = np.array([pk for pk, _ in topics], dtype=np.int64)
-    topic_names = [name for _, name in topics]
-    n_topics = len(topics)
+    passages can add rows (None: every position). ``topics``: these topics of the collection
+    only (a topic's arrays do not depend on the other topics)."""
+    found = Topic.objects.filter(collection=collection)
+    if topics is not None:
+        found = found.filter(pk__in=[int(t) for t in topics])
+    rows = list(found.order_by("pk").values_list("pk", "external_id"))
+    topic_ids = np.array([pk for pk, _ in rows], dtype=np.int64)
+    topic_names = [name for _, name in rows]
+    n_topics = len(rows)
     bounds = id_bounds()
 
-    questions = subquestions(collection)
+    questions = subquestions(collection, topics)
     q_topic = _index(topic_ids, questions[:, 0])
     q_col = np.arange(len(questions)) - np.searchsorted(q_topic, q_topic, side="left")
     n_q = int(q_col.max(initial=-1)) + 1
@@ -239,9 +252,9 @@ def load_collection(
     question_valid = np.zeros((n_topics, n_q), bool)
     question_valid[q_topic, q_col] = questions[:, 2] == 0
 
-    judged = judged_rows(collection, judge, topic_ids, bounds)
-    qrels = qrel_rows(collection, qrels_source, topic_ids, bounds)
-    run_rankings = _load_runs(collection, runs, topic_ids, bounds)
+    judged = judged_rows(collection, judge, topic_ids, bounds, topics)
+    qrels = qrel_rows(collection, qrels_source, topic_ids, bounds, topics)
+    run_rankings = _load_runs(collection, runs, topic_ids, bounds, topics)
 
     base = 1 + max(
         [int(judged.pair_passage.max(initial=0)), int(qrels.any_passage.max(initial=0))]
@@ -251,7 +264,9 @@ def load_collection(
     judged_keys = _index(topic_ids, judged.pair_topic) * base + judged.pair_passage
     qrel_keys = _index(topic_ids, qrels.any_topic) * base + qrels.any_passage
     known = _sorted_union(judged_keys, qrel_keys)
-    members = _ranked_members(collection, run_rankings, depth, known, base, topic_ids, topic_names)
+    members = _ranked_members(
+        collection, run_rankings, depth, known, base, topic_ids, topic_names, topics
+    )
     row_keys = _sorted_union(known, members)
     row_topic = row_keys // base
     row_index = np.arange(len(row_keys)) - np.searchsorted(row_topic, row_topic, side="left")
@@ -307,11 +322,14 @@ class ReportRatings:
     ratings: np.ndarray  # (R, Q)
 
 
-def report_ratings(data: CollectionData) -> list[ReportRatings]:
-    """Report-coverage judgments of the collection's generated reports, per (system, judge)."""
+def report_ratings(
+    data: CollectionData, topics: Sequence[int] | None = None
+) -> list[ReportRatings]:
+    """Report-coverage judgments of the collection's generated reports (of ``topics`` only),
+    per (system, judge)."""
     rows = int_columns(
         Judgment.objects.filter(
-            topic__collection=data.collection, task=REPORT_COVERAGE, output__isnull=False
+            task=REPORT_COVERAGE, output__isnull=False, **topic_scope(data.collection, topics)
         ),
         ["output_id", "topic_id", "subquestion_id", "judge_id", "rating"],
     )

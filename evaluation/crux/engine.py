@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.checked_generation import first_samples
+from evaluation.backends.token_usage import JUDGE, acting_as
 from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS, Prompt, RubricPrompt
 from evaluation.crux.method.rating_distribution import (
     CANDIDATES,
@@ -78,7 +79,7 @@ def rate_items(
     if not items:
         return []
     prompts = build_judge_prompts(items, prompt)
-    outputs = first_samples(generator, prompts, params or judge_params(), role="judge")
+    outputs = first_samples(generator, prompts, params or judge_params(), role=JUDGE)
     rated = []
     for item, text, output in zip(items, prompts, outputs, strict=True):
         raw = output.text
@@ -94,7 +95,8 @@ def rate_items_distribution(
     if not items:
         return []
     prompts = build_judge_prompts(items, prompt)
-    probabilities = distributions(generator.continuation_logprobs(prompts, CANDIDATES))
+    with acting_as(JUDGE):
+        probabilities = distributions(generator.continuation_logprobs(prompts, CANDIDATES))
     ratings = most_likely(probabilities)
     expected = expected_rating(probabilities)
     rated = []

@@ -11,7 +11,7 @@ topics were left out, and why, is reported next to them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,65 +23,21 @@ from crux_app.inputs import (
     resolve_runs,
 )
 from crux_app.models import Collection
-from evaluation.crux.collection_data import CollectionData, load_collection, report_ratings
-from evaluation.crux.method.alpha_ndcg import DEFAULT_ALPHA
-from evaluation.crux.method.coverage import (
-    REASONS,
-    AnswerableSet,
-    Status,
-    answerable_set,
-    context_coverage,
-    report_coverage,
+from crux_app.unit_cache import per_topic
+from evaluation.crux.collection_data import histogram_counts
+from evaluation.crux.evaluation_params import EvaluationParams
+from evaluation.crux.method.coverage import REASONS, Status
+from evaluation.crux.token_counts import WHITESPACE, configured_tokenizer
+from evaluation.crux.topic_evaluation import (
+    BINARY,
+    ReportTopics,
+    TopicEvaluation,
+    evaluate_topics,
 )
-from evaluation.crux.method.density import DEFAULT_GAMMA
-from evaluation.crux.oracle import oracle_arrays
-from evaluation.crux.run_metrics import (
-    SharedInputs,
-    alpha_values,
-    contexts,
-    density_values,
-    ranking_values,
-    take,
-)
-from evaluation.crux.token_counts import WHITESPACE, configured_tokenizer, token_count_table
-from evaluation.leaderboard.columns import K_ORACLE, LeaderboardParams
+from evaluation.leaderboard.columns import K_ORACLE
 
 METRICS = ("coverage", "alpha_ndcg", "density", "density_norm", "ndcg", "map", "recall", "rprec")
 RECORD_KEYS = ("run", *METRICS, "missing_judgments", "topics")
-
-
-@dataclass(frozen=True)
-class EvaluationParams:
-    judge: str | None = None  # judge name; None = crux_app.judge_choice's default
-    tau: float = 3.0
-    k: int | str = 10  # or K_ORACLE: |O| per topic
-    qrels_source: str | None = None  # None = the source with the most rows
-    run: str | None = None  # None = every run
-    missing_as_zero: bool = False
-    min_relevance: int = 1
-    tokenizer: str | None = None  # None = the configured one (token_counts)
-    gamma: float = DEFAULT_GAMMA
-    alpha: float = DEFAULT_ALPHA
-
-    @classmethod
-    def from_leaderboard(cls, params: LeaderboardParams, **extra: object) -> EvaluationParams:
-        """The evaluation of the leaderboard's parameters (judge, tau, k, qrels source...)."""
-        shared = {f.name: getattr(params, f.name) for f in fields(LeaderboardParams)}
-        return cls(**shared, **extra)
-
-    def leaderboard(self) -> LeaderboardParams:
-        """The parameters the leaderboard's columns read."""
-        return LeaderboardParams(
-            **{f.name: getattr(self, f.name) for f in fields(LeaderboardParams)}
-        )
-
-    def __post_init__(self) -> None:
-        if self.k != K_ORACLE and not (isinstance(self.k, int) and self.k >= 1):
-            raise EvaluationInputError(f"k must be an integer >= 1 or {K_ORACLE!r}, got {self.k!r}")
-        if not 0 < self.tau <= 5:
-            raise EvaluationInputError(f"tau must lie in (0, 5], got {self.tau}")
-        if self.min_relevance < 1:
-            raise EvaluationInputError(f"min_relevance must be >= 1, got {self.min_relevance}")
 
 
 def _number(x: float) -> float | None:
@@ -193,103 +149,112 @@ class Evaluation:
         ]
 
 
-def _token_sums(ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Sum of token counts per row of a (T, K) id array (-1 = none); NaN if any is unknown.
-    ``counts`` holds the count of each id (any value where the id is -1)."""
-    return np.where(ids < 0, 0.0, counts).sum(axis=1)
+def _report_result(system: str, judge: str, topics: ReportTopics, tau: float) -> ReportResult:
+    """One (system, judge)'s reports: binary labels (none above 1) read with threshold 1, a
+    judge that rated reports 0-5 with tau, as for passages."""
+    judged = topics.judged_max[~np.isnan(topics.judged_max)]
+    binary = judged.size == 0 or judged.max() <= BINARY
+    return ReportResult(
+        system,
+        judge,
+        topics.coverage_binary if binary else topics.coverage_tau,
+        topics.has_report,
+        int((topics.missing_binary if binary else topics.missing_tau).sum()),
+        BINARY if binary else float(tau),
+    )
 
 
-def _reports(
-    data: CollectionData, answerable: AnswerableSet, params: EvaluationParams
-) -> list[ReportResult]:
-    out = []
-    for reports in report_ratings(data):
-        # Report-coverage labels are binary (answerable or not): 1 answers. A judge that
-        # rated reports 0-5 uses tau as for passages.
-        judged = reports.ratings[~np.isnan(reports.ratings)]
-        threshold = 1.0 if judged.size == 0 or judged.max() <= 1 else float(params.tau)
-        result = report_coverage(
-            reports.ratings, take(answerable, reports.topic), threshold, params.missing_as_zero
+def assemble(
+    collection: Collection,
+    params: EvaluationParams,
+    inputs: EvaluationInputs,
+    table: TopicEvaluation,
+) -> Evaluation:
+    """The evaluation of the collection from its per-topic values (all topics)."""
+    reasons = {int(status): REASONS[status] for status in Status}
+    runs = [
+        RunResult(
+            name,
+            run.values,
+            run.missing,
+            [reasons[s] for s in run.status.tolist()],
+            run.ranked,
         )
-        per_topic = np.full(data.n_topics, np.nan)
-        has_report = np.zeros(data.n_topics, bool)
-        has_report[reports.topic] = True
-        for t in np.unique(reports.topic):
-            values = result.value[reports.topic == t]
-            # Several reports of one system for a topic: their mean, if all are defined.
-            per_topic[t] = values.mean()
-        out.append(
-            ReportResult(
-                reports.system,
-                reports.judge,
-                per_topic,
-                has_report,
-                int(result.missing.sum()),
-                threshold,
-            )
-        )
-    return out
+        for name, run in table.runs.items()
+    ]
+    reports = [
+        _report_result(system, judge, topics, params.tau)
+        for (system, judge), topics in sorted(table.reports.items())
+    ]
+    return Evaluation(
+        collection=collection,
+        params=params,
+        judge=inputs.judge,
+        qrels_source=inputs.source,
+        topic_ids=table.topic_ids,
+        topic_names=table.topic_names.tolist(),
+        computed_oracle=table.computed_oracle,
+        runs=runs,
+        reports=reports,
+        rating_counts=histogram_counts(table.histogram.sum(axis=0)),
+    )
 
 
-def evaluate(collection: Collection, params: EvaluationParams | None = None) -> Evaluation:
-    """Evaluate every run (or ``params.run``) of the collection."""
-    params = params or EvaluationParams()
+@dataclass(frozen=True)
+class EvaluationInputs:
+    """What the evaluation reads besides its parameters, resolved from the collection."""
+
+    judge: JudgeInfo | None
+    source: str | None
+    runs: list[tuple[int, str]]
+
+    def identity(self) -> tuple:
+        """What the per-topic values depend on: the judge's identity, not its counts."""
+        judge = (self.judge.id, self.judge.name) if self.judge else None
+        return (judge, self.source, tuple(self.runs))
+
+
+def evaluation_inputs(collection: Collection, params: EvaluationParams) -> EvaluationInputs:
+    """The judge, qrels source and runs of ``params`` (EvaluationInputError lists what exists)."""
     allowed = {None, WHITESPACE, configured_tokenizer()}
     if params.tokenizer not in allowed:
         raise EvaluationInputError(
             f"tokenizer {params.tokenizer!r} is not available; use {WHITESPACE!r} or the "
             f"configured TOKENIZER_MODEL ({configured_tokenizer()!r})"
         )
-    judge = resolve_judge(collection, params.judge)
-    source = resolve_qrels_source(collection, params.qrels_source)
-    runs = resolve_runs(collection, params.run)
-    depth = params.k if isinstance(params.k, int) else None
-    data = load_collection(collection, judge, source, runs, depth)
-    oracle = oracle_arrays(data, params.tau, params.missing_as_zero)
-    batch = data.batch(oracle.required)
-    answerable = answerable_set(batch, params.tau)
-    k = (
-        oracle.required.sum(axis=1)
-        if params.k == K_ORACLE
-        else np.full(data.n_topics, params.k, np.int64)
+    return EvaluationInputs(
+        resolve_judge(collection, params.judge),
+        resolve_qrels_source(collection, params.qrels_source),
+        resolve_runs(collection, params.run),
     )
-    shared = SharedInputs.build(batch, answerable, k, oracle, params.tau, params.alpha)
 
-    run_contexts = {run.id: contexts(data, run, k) for run in data.runs}
-    oracle_ids = np.where(oracle.required, data.row_passage, -1)
-    ids = [oracle_ids] + [ids for _, ids in run_contexts.values()]
-    counts = token_count_table(np.concatenate([i[i >= 0] for i in ids]), params.tokenizer)
-    oracle_tokens = _token_sums(oracle_ids, counts.lookup(oracle_ids))
 
-    results = []
-    for run in data.runs:
-        rows, ids = run_contexts[run.id]
-        coverage = context_coverage(batch, rows, answerable, params.tau, params.missing_as_zero)
-        context_tokens = _token_sums(ids, counts.lookup(ids))
-        raw, norm = density_values(coverage, context_tokens, oracle_tokens, params.gamma)
-        values = {
-            "coverage": coverage.value,
-            "alpha_ndcg": alpha_values(shared, rows),
-            "density": raw,
-            "density_norm": norm,
-            **ranking_values(data, run, oracle, shared, params.min_relevance),
-        }
-        reasons = [REASONS[Status(int(s))] for s in coverage.status]
-        results.append(
-            RunResult(run.name, values, coverage.missing, reasons, run.topics_ranked(data.n_topics))
-        )
-    return Evaluation(
-        collection=collection,
-        params=params,
-        judge=judge,
-        qrels_source=source,
-        topic_ids=data.topic_ids,
-        topic_names=data.topic_names,
-        computed_oracle=oracle.computed,
-        runs=results,
-        reports=_reports(data, answerable, params),
-        rating_counts=data.rating_counts(),
-    )
+def evaluate(collection: Collection, params: EvaluationParams | None = None) -> Evaluation:
+    """Evaluate every run (or ``params.run``) of the collection: every topic computed."""
+    params = params or EvaluationParams()
+    inputs = evaluation_inputs(collection, params)
+    table = evaluate_topics(collection, params, inputs.judge, inputs.source, inputs.runs)
+    return assemble(collection, params, inputs, table)
+
+
+# The unit cache's part: the per-topic values under one judge, parameters and runs.
+TOPIC_PART = "crux-evaluation"
+
+
+def evaluate_cached(collection: Collection, params: EvaluationParams | None = None) -> Evaluation:
+    """``evaluate``'s result, with the per-topic values of the topics no write touched since
+    they were computed read from the unit cache (``crux_app.unit_cache``): only the others
+    are computed, and the means are taken afresh."""
+    params = params or EvaluationParams()
+    inputs = evaluation_inputs(collection, params)
+    identity = (params, inputs.identity(), configured_tokenizer())
+
+    def compute(topics: np.ndarray | None) -> TopicEvaluation:
+        only = None if topics is None else topics.tolist()
+        return evaluate_topics(collection, params, inputs.judge, inputs.source, inputs.runs, only)
+
+    table = per_topic(collection.pk, TOPIC_PART, identity, compute)
+    return assemble(collection, params, inputs, table)
 
 
 __all__ = [
@@ -300,4 +265,5 @@ __all__ = [
     "EvaluationParams",
     "RunResult",
     "evaluate",
+    "evaluate_cached",
 ]

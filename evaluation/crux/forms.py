@@ -13,7 +13,7 @@ from crux_app.jobs.forms import CollectionJobForm
 from crux_app.models import Collection, Run, Topic
 from crux_app.parameters import declared_form
 from crux_app.topic_lookup import TopicField
-from evaluation.backends.model_ids import judge_model
+from evaluation.backends.model.ids import judge_model
 from evaluation.crux.job import KIND
 from evaluation.crux.judge_scope import RUN
 from evaluation.crux.method.judge_prompts import RUBRIC_PROMPTS

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db import transaction
 
+from crux_app.data_version import bump_topics
 from crux_app.dataio.qrels_judge import MAX_SOURCE_LENGTH, qrels_source
 from crux_app.jobs.runner import fail_job_on_error, run_batches
 from crux_app.jobs.scope import job_run
@@ -206,6 +207,7 @@ class ItemRater:
         # a row another worker stored first wins, and this one is dropped, never duplicated.
         with transaction.atomic():
             Judgment.objects.bulk_create(rows, ignore_conflicts=True)
+            bump_topics({row.topic_id for row in rows})  # bulk_create sends no signal
 
 
 class QrelsRater:
@@ -242,6 +244,7 @@ class QrelsRater:
         # ON CONFLICT DO NOTHING: a qrel another worker stored first wins.
         with transaction.atomic():
             PassageQrel.objects.bulk_create(rows, ignore_conflicts=True)
+            bump_topics({row.topic_id for row in rows})
         counts = {"judged": len(rated), "unparsable": len(rated) - len(parsed)}
         if stored:
             counts["judged by another worker"] = len(stored)

@@ -11,8 +11,8 @@ from django.conf import settings
 
 from crux_app.jobs.cost import WorkLeft
 from crux_app.models import Collection, GeneratedOutput, Judge, Passage, SubQuestion, Topic
-from evaluation.backends.model_ids import embedder_model, judge_model
-from evaluation.backends.model_server import judge_server
+from evaluation.backends.model.ids import embedder_model, judge_model
+from evaluation.backends.model.server import judge_server
 from evaluation.backends.sample_tokens import local_tokens, served_tokens
 from evaluation.crux.judge_scope import ItemKey, JudgePlan, PairKey, ScopeSpec, plan_items
 from evaluation.crux.method.judge_prompts import JUDGE_MAX_NEW_TOKENS

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from crux_app.models import Collection
-from evaluation.crux.evaluate import METRICS, Evaluation, EvaluationParams, evaluate
+from evaluation.crux.evaluate import METRICS, Evaluation, EvaluationParams, evaluate_cached
 from evaluation.crux.judge_warnings import first_matrix_url, judge_warnings
 from evaluation.crux.oracle import ORACLE_POLICY
 from evaluation.leaderboard.columns import Column, ColumnGroup, GroupValues, LeaderboardParams
@@ -75,7 +75,9 @@ def report_coverage_by_run(evaluation: Evaluation) -> dict[str, float | None]:
 
 
 def compute(collection: Collection, params: LeaderboardParams, run_names: list[str]) -> GroupValues:
-    evaluation = evaluate(collection, EvaluationParams.from_leaderboard(params))
+    # Per-topic values of the topics no write touched come from the unit cache; the means,
+    # the tau matrix and the warnings are taken per request.
+    evaluation = evaluate_cached(collection, EvaluationParams.from_leaderboard(params))
     records = {r["run"]: r for r in evaluation.records()}
     values = {
         key: {name: records[name][key] for name in run_names if name in records}
@@ -83,7 +85,12 @@ def compute(collection: Collection, params: LeaderboardParams, run_names: list[s
     }
     values[REPORT_COVERAGE] = report_coverage_by_run(evaluation)
     total_missing = sum(r["missing_judgments"] for r in records.values())
-    warnings = judge_warnings(collection, evaluation.judge, first_matrix_url(evaluation))
+    warnings = judge_warnings(
+        collection,
+        evaluation.judge,
+        first_matrix_url(evaluation),
+        rating_counts=evaluation.rating_counts,  # counted from the rows read, per topic
+    )
     return GroupValues(
         values,
         {"evaluation": evaluation, "total_missing": total_missing, "oracle_policy": ORACLE_POLICY},
@@ -98,7 +105,7 @@ def per_topic(
     """Coverage, alpha-nDCG@k and Recall@k of each (run, topic), as ``evaluate`` computes them."""
     if not isinstance(params.k, int):
         return {}
-    evaluation = evaluate(collection, EvaluationParams.from_leaderboard(params))
+    evaluation = evaluate_cached(collection, EvaluationParams.from_leaderboard(params))
     topic_ids = [int(t) for t in evaluation.topic_ids]
     out: dict[str, dict[tuple[str, int], float | None]] = {
         "coverage": {},

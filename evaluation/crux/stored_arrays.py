@@ -49,11 +49,19 @@ def _bounds(ids: np.ndarray) -> tuple[int, int]:
     return (int(ids.min()), int(ids.max())) if len(ids) else (0, 0)
 
 
-def subquestions(collection: Collection) -> np.ndarray:
-    """(Q, 3) topic id, id, is_placeholder of the collection's sub-questions, in (topic,
-    position) order."""
+def topic_scope(collection: Collection, topics: Sequence[int] | None) -> dict[str, object]:
+    """The filter of a topic's rows (judgments, qrels, sub-questions) in the collection, or in
+    ``topics`` only (ids of the collection's topics: the topics a page recomputes)."""
+    if topics is None:
+        return {"topic__collection": collection}
+    return {"topic_id__in": [int(t) for t in topics]}
+
+
+def subquestions(collection: Collection, topics: Sequence[int] | None = None) -> np.ndarray:
+    """(Q, 3) topic id, id, is_placeholder of the collection's sub-questions (of ``topics``
+    only), in (topic, position) order."""
     rows = int_columns(
-        SubQuestion.objects.filter(topic__collection=collection).annotate(
+        SubQuestion.objects.filter(**topic_scope(collection, topics)).annotate(
             placeholder=Cast("is_placeholder", IntegerField())
         ),
         ["topic_id", "position", "id", "placeholder"],
@@ -83,7 +91,7 @@ class JudgedRows:
     starts: np.ndarray  # (N,) bool: the rating starts a new pair
     pair_topic: np.ndarray  # (M,) topic id
     pair_passage: np.ndarray  # (M,) passage id
-    histogram: np.ndarray  # (7,) how many ratings read NULL, 0, 1, ..., 5
+    histogram: np.ndarray  # (T, 7) per topic: how many ratings read NULL, 0, 1, ..., 5
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -99,31 +107,37 @@ class JudgedRows:
 
 
 def judged_rows(
-    collection: Collection, judge: JudgeInfo | None, topic_ids: np.ndarray, bounds: IdBounds
+    collection: Collection,
+    judge: JudgeInfo | None,
+    topic_ids: np.ndarray,
+    bounds: IdBounds,
+    topics: Sequence[int] | None = None,
 ) -> JudgedRows:
-    """The judge's ratings of the collection's passages (none without a judge)."""
+    """The judge's ratings of the collection's passages (none without a judge), of the topics
+    ``topic_ids`` (sorted; every topic of the collection unless ``topics`` names some)."""
     rows = packed_int_columns(
         Judgment.objects.filter(
             judge_id=judge.id if judge else None,
-            topic__collection=collection,
             task=PASSAGE_RATING,
             passage__isnull=False,
+            **topic_scope(collection, topics),
         ),
         ["topic_id", "passage_id", "subquestion_id", "rating"],
         [_bounds(topic_ids), bounds.passage, bounds.subquestion, RATINGS],
     ).sorted()
     starts = rows.group_starts(2)
     first = np.flatnonzero(starts)
-    histogram = np.zeros(7, np.int64)
+    histogram = np.zeros(len(topic_ids) * 7, np.int64)
     for start in range(0, len(rows), CHUNK_ROWS):
-        rating = rows.column(3, slice(start, start + CHUNK_ROWS))
-        histogram += np.bincount(rating - NULL, minlength=7)[:7]
+        at = slice(start, start + CHUNK_ROWS)
+        cell = np.searchsorted(topic_ids, rows.column(0, at)) * 7 + (rows.column(3, at) - NULL)
+        histogram += np.bincount(cell, minlength=len(histogram))[: len(histogram)]
     return JudgedRows(
         rows=rows,
         starts=starts,
         pair_topic=rows.column(0, first),
         pair_passage=rows.column(1, first),
-        histogram=histogram,
+        histogram=histogram.reshape(len(topic_ids), 7),
     )
 
 
@@ -140,11 +154,15 @@ class QrelRows:
 
 
 def qrel_rows(
-    collection: Collection, source: str | None, topic_ids: np.ndarray, bounds: IdBounds
+    collection: Collection,
+    source: str | None,
+    topic_ids: np.ndarray,
+    bounds: IdBounds,
+    topics: Sequence[int] | None = None,
 ) -> QrelRows:
     chosen = Case(When(source=source, then=Value(1)), default=Value(0), output_field=IntegerField())
     rows = packed_int_columns(
-        PassageQrel.objects.filter(topic__collection=collection).annotate(chosen=chosen),
+        PassageQrel.objects.filter(**topic_scope(collection, topics)).annotate(chosen=chosen),
         ["topic_id", "passage_id", "chosen", "grade"],
         [_bounds(topic_ids), bounds.passage, (0, 1), SMALL_INT],
     ).sorted()
@@ -168,10 +186,14 @@ def run_rows(
     run_ids: Sequence[int],
     topic_ids: np.ndarray,
     bounds: IdBounds,
+    topics: Sequence[int] | None = None,
 ) -> RunRows:
     ids = np.asarray(sorted(run_ids), np.int64)
+    entries = RunEntry.objects.filter(run__collection=collection, run_id__in=ids.tolist())
+    if topics is not None:
+        entries = entries.filter(topic_id__in=[int(t) for t in topics])
     rows: IntRows = packed_int_columns(
-        RunEntry.objects.filter(run__collection=collection, run_id__in=ids.tolist()),
+        entries,
         ["run_id", "topic_id", "rank", "line_order", "passage_id"],
         [_bounds(ids), _bounds(topic_ids), UNSIGNED_INT, UNSIGNED_INT, bounds.passage],
     ).sorted()

@@ -5,7 +5,7 @@ from celery import shared_task
 
 from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
-from evaluation.backends.model_ids import embedder_model, judge_model
+from evaluation.backends.model.ids import embedder_model, judge_model
 from evaluation.crux.job import EMBEDDING_KIND, KIND, JudgeModel, run_judge_job
 
 

@@ -10,9 +10,10 @@ from typing import Any
 
 from django import forms
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views import View
 
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
 from crux_app.jobs.start_view import JobStartView
 from crux_app.list_paging import list_form, list_page, refused
@@ -56,7 +57,8 @@ class JudgeCountView(ResearcherRequiredMixin, View):
     options that are not valid get their errors, with status 400."""
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        # The start page's count: for who may start the job, as the page is.
+        collection = collection_or_404(request, pk=collection_pk, write=True)
         context = count_context(collection, request.GET)
         status = 200 if context["count"] is not None else 400
         return render(request, COUNT_TEMPLATE, context, status=status)
@@ -69,7 +71,7 @@ class DisagreementsView(ResearcherRequiredMixin, View):
         topic_paging, cell_paging = list_form(request.GET, TOPICS), list_form(request.GET, CELLS)
         if bad := refused(topic_paging, cell_paging):
             return bad
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         form = _form(EvaluationForm, request, collection)
         context: dict[str, object] = {"collection": collection, "form": form}
         if not form.is_valid():

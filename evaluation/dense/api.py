@@ -24,7 +24,7 @@ from api.result_rows import (
     row_response,
 )
 from api.tabular import TABULAR_RENDERERS
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404
 from evaluation.dense.collection_summary import collection_summary
 from evaluation.dense.models import DenseResult
 from evaluation.dense.stored_results import latest_results, question_record
@@ -51,7 +51,7 @@ class DenseResultsApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Each question's DSE, entailment matrix W, chunk labels, answers and refinement
         (``manage.py dense``'s records); CSV: the scalar fields, one row per question."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         data = query_form(request, ResultRowsForm)
         run = named_run(collection, data["run"])
         topic = named_topic(collection, data["topic"])
@@ -68,7 +68,7 @@ class DenseSummaryApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Per run and k: questions, uncertain share, mean DSE, accuracy, AUROC and AUARC of
         DSE (``manage.py dense --summary``); CSV without the accuracy bins."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         data = query_form(request, ResultRowsForm)
         summaries = collection_summary(collection, named_run(collection, data["run"]))
         return row_response(

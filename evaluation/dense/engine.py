@@ -19,6 +19,7 @@ from scipy.special import logsumexp
 
 from evaluation.backends.base import NLI_LABELS, GenerationParams, Generator, NLIModel
 from evaluation.backends.checked_generation import first_samples
+from evaluation.backends.token_usage import GENERATOR, acting_as
 from evaluation.dense.method.graph import (
     DEFAULT_THRESHOLD,
     certain_chunks,
@@ -211,7 +212,8 @@ class DenseEngine:
         self.counts.cache_hits += len(prompts) - len(missing)
         if missing:
             candidates = [*YES_SPELLINGS, *NO_SPELLINGS]
-            scores = self.generator.continuation_logprobs(missing, candidates)
+            with acting_as(GENERATOR):  # B.3: the generator judges its own context
+                scores = self.generator.continuation_logprobs(missing, candidates)
             yes = logsumexp(scores[:, : len(YES_SPELLINGS)], axis=1)
             no = logsumexp(scores[:, len(YES_SPELLINGS) :], axis=1)
             self.counts.self_eval_prompts += len(missing)

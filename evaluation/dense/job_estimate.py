@@ -16,8 +16,8 @@ from typing import Any
 from crux_app.jobs.cost import WorkLeft
 from crux_app.jobs.scope import required_job_run
 from crux_app.models import Collection, Job, Topic
-from evaluation.backends.model_ids import embedder_model, generator_model, nli_model
-from evaluation.backends.model_server import generator_server
+from evaluation.backends.model.ids import embedder_model, generator_model, nli_model
+from evaluation.backends.model.server import generator_server
 from evaluation.backends.sample_tokens import generator_tokens
 from evaluation.dense.job import DenseJobParams, plan_topic
 from evaluation.dense.models import DenseResult, dense_key

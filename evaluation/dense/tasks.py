@@ -5,7 +5,7 @@ from celery import shared_task
 from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
-from evaluation.backends.model_ids import embedder_model, generator_model, nli_model
+from evaluation.backends.model.ids import embedder_model, generator_model, nli_model
 from evaluation.dense.job import KIND, DenseModels, run_dense_job
 
 

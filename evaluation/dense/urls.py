@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from crux_app.jobs.start_view import start_urls
 from evaluation.dense.views import (
     CollectionDenseView,
     DenseLabelView,
@@ -10,9 +11,7 @@ from evaluation.dense.views import (
 )
 
 urlpatterns = [
-    path(
-        "collections/<int:collection_pk>/dense/start/", DenseStartView.as_view(), name="dense-start"
-    ),
+    *start_urls("collections/<int:collection_pk>/dense/start/", DenseStartView, "dense-start"),
     path("collections/<int:pk>/dense/", CollectionDenseView.as_view(), name="dense-collection"),
     path(
         "collections/<int:collection_pk>/topics/<int:pk>/dense/",

@@ -8,8 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
+from crux_app.access import collection_or_404, topic_or_404
 from crux_app.jobs.start_view import JobStartView
-from crux_app.models import Collection, Run, Topic
+from crux_app.models import Run
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.dense.collection_summary import accuracy_figure, collection_summary, dse_histogram
 from evaluation.dense.forms import (
@@ -32,7 +33,7 @@ class DenseStartView(JobStartView):
 
 class CollectionDenseView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         query = DenseRunFilterForm(request.GET, collection=collection)
         if not query.is_valid():
             return _bad_request(query)
@@ -57,17 +58,11 @@ def _bad_request(form: forms.Form) -> HttpResponse:
     return HttpResponse(form.errors.as_text(), status=400, content_type="text/plain; charset=utf-8")
 
 
-def _topic(collection_pk: int, pk: int) -> Topic:
-    return get_object_or_404(
-        Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
-    )
-
-
 class TopicDenseView(ResearcherRequiredMixin, View):
     """The newest result of the topic, or the one named by ``?result=<id>``."""
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
+        topic = topic_or_404(request, collection_pk, pk)
         results = DenseResult.objects.filter(topic=topic).select_related("run", "topic")
         query = DenseResultQueryForm(request.GET)
         if not query.is_valid():
@@ -86,7 +81,7 @@ class DenseLabelView(ResearcherRequiredMixin, View):
     template = "evaluation/dense/_label_form.html"
 
     def post(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
+        topic = topic_or_404(request, collection_pk, pk, write=True)  # a label is a change
         form = DenseLabelForm(request.POST, topic=topic)
         context = {
             "topic": topic,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
@@ -14,8 +13,8 @@ from rest_framework.views import APIView
 
 from api.errors import FormRefused, field_error
 from api.registry import Endpoint
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
-from crux_app.models import Collection
 from evaluation.judge_report.export import to_json
 from evaluation.judge_report.forms import JudgeReportForm, judge_choices, report_defaults
 from evaluation.judge_report.report import build_report
@@ -26,7 +25,7 @@ class JudgeReportApiView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, name: str) -> Response:
         """The judge-versus-people report of two judges (defaults: the page's)."""
-        collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
+        collection = collection_or_404(request, name=name)
         data = request.query_params.copy()
         data.pop("format", None)
         defaults = report_defaults(collection, data)

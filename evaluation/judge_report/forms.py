@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django import forms
 
-from annotation.campaign_setup import MAX_OVERLAP, MAX_SEED
+from annotation.campaigns.setup import MAX_OVERLAP, MAX_SEED
 from annotation.models import Campaign
 from crux_app.inputs import collection_judges, qrels_sources
 from crux_app.judge_choice import default_pair, is_human, is_machine

@@ -1,5 +1,5 @@
 """Where to spend the next human labels: choose topics or items from the judge report's two
-judges and create a passage-rating campaign with them (``annotation.campaign_from_items``).
+judges and create a passage-rating campaign with them (``annotation.campaigns.from_items``).
 
 The candidates are the passage-rating items the report's figures rest on: each topic's real
 sub-questions x the passages (with text) in any run's top k. The reference judge (the report's
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 from django.contrib.auth.models import AbstractBaseUser
 
-from annotation.campaign_from_items import create_campaign_from_items
+from annotation.campaigns.from_items import create_campaign_from_items
 from annotation.models import Campaign
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection, Judge, Judgment, Passage, SubQuestion
 from crux_app.query_arrays import int_columns

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views import View
 
-from annotation.selection import SelectionError
+from annotation.queue.selection import SelectionError
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
@@ -49,7 +50,7 @@ class JudgeReportView(ResearcherRequiredMixin, View):
     """GET shows the page; ``format=json|html`` downloads the same report."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         form = _form(request, collection)
         page: dict[str, object] = {"collection": collection, "form": form}
         if not request.GET and default_judges(collection) is None:
@@ -93,7 +94,7 @@ class LabelCampaignView(ResearcherRequiredMixin, View):
     """POST: create a campaign of the topics/items to label next; then its page."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk, write=True)  # makes a campaign
         form = LabelCampaignForm(request.POST, judges=judge_names(collection))
         page: dict[str, object] = {"collection": collection, "form": form}
         if not form.is_valid():

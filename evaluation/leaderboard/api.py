@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
@@ -18,8 +17,8 @@ from api.errors import FormRefused, field_error
 from api.registry import Endpoint
 from api.result_rows import filter_parameters
 from api.tabular import TABULAR_RENDERERS, flat_rows, number, wants_csv
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
-from crux_app.models import Collection
 from evaluation.leaderboard.board_cache import leaderboard, page_inputs
 from evaluation.leaderboard.forms import EVALUATION_SCHEMAS, FORM_DEFAULTS, LeaderboardForm
 from evaluation.leaderboard.table import Leaderboard
@@ -67,7 +66,7 @@ class LeaderboardApiView(APIView):
         """Each run's metrics at the chosen judge, tau, k and qrels (CSV: ``?format=csv``)."""
         from evaluation.leaderboard.columns import columns
 
-        collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
+        collection = collection_or_404(request, name=name)
         inputs = page_inputs(collection)
         data = request.query_params.copy()
         data.pop("format", None)

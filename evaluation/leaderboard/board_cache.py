@@ -62,12 +62,17 @@ def cache_key(collection: Collection, part: str, *values: object) -> str:
     return f"leaderboard:{collection.pk}:{collection.data_version.hex}:{part}:{digest}"
 
 
+# A topic id no topic has: where the URL of every topic's page splits around its id.
+_TOPIC_SLOT = 9_876_543_210
+
+
 def topic_links(collection_pk: int, topics: list[tuple[int, str]]) -> list[dict[str, object]]:
-    """Each topic's page (which links every method's page of the topic)."""
-    return [
-        {"pk": pk, "name": name, "url": reverse("topic-detail", args=[collection_pk, pk])}
-        for pk, name in topics
-    ]
+    """Each topic's page (which links every method's page of the topic). The URL is reversed
+    once and the ids put in (5,000 reversals take a tenth of a second, after every write)."""
+    before, after = reverse("topic-detail", args=[collection_pk, _TOPIC_SLOT]).rsplit(
+        str(_TOPIC_SLOT), 1
+    )
+    return [{"pk": pk, "name": name, "url": f"{before}{pk}{after}"} for pk, name in topics]
 
 
 def topic_names(collection: Collection) -> list[tuple[int, str]]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views import View
 
+from crux_app.access import collection_or_404
 from crux_app.inputs import (
     EvaluationInputError,
     JudgeInfo,
@@ -113,7 +114,7 @@ class LeaderboardView(ResearcherRequiredMixin, View):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         # The collection first: its data version keys everything read from the cache below.
-        collection = get_object_or_404(Collection, pk=pk)
+        collection = collection_or_404(request, pk=pk)
         inputs = page_inputs(collection)
         depths = inputs.depths
         form = _bound_form(

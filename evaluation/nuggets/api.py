@@ -5,7 +5,6 @@ sentence_judge, k, tau) checked by its form."""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
@@ -14,6 +13,7 @@ from rest_framework.views import APIView
 
 from api.errors import FormRefused
 from api.registry import Endpoint, ResultTable
+from crux_app.access import collection_or_404
 from crux_app.models import Collection
 from crux_app.read_parameters import JUDGE, filter_schema
 from evaluation.nuggets.forms import LossFilterForm
@@ -40,7 +40,7 @@ LOSS_PARAMETERS = [
 
 
 def _choice(request: Request, name: str) -> tuple[Collection, Choice]:
-    collection = get_object_or_404(Collection, name=name.replace("\x00", ""))
+    collection = collection_or_404(request, name=name)
     data = {key: request.query_params[key] for key in SELECTORS if key in request.query_params}
     form = LossFilterForm(
         data,

@@ -1,5 +1,7 @@
 from crux_app.method_config import Declaration, MethodConfig
 
+PAGE = "nuggets"  # its collection page (crux_app.jobs.feeding)
+
 
 class NuggetsConfig(MethodConfig):
     name = "evaluation.nuggets"
@@ -35,7 +37,7 @@ class NuggetsConfig(MethodConfig):
                     ),
                     results_url=collection_page("nuggets-collection"),
                     results_label="Nuggets page",
-                    feeds=(LEADERBOARD,),
+                    feeds=(PAGE, LEADERBOARD),
                     unit="items",
                     describe=lambda params: params.get("task", ""),
                     estimate_work=estimate_nuggets,

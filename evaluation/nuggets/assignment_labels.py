@@ -1,16 +1,16 @@
 """People's nugget assignments as stored labels: a campaign answer of the ``nugget_assignment``
 task is mirrored as a ``NuggetAssignment`` of the annotator's human judge (``user:<name>``; in
-a post-editing campaign their post-edit judge: ``annotation.submission.label_judge``), in the
-submit's transaction, so the nugget pages, the agreement source and the review queue
-read it as they read the LLM judge's rows; an undo removes it again; a judge's rows are read
-back as answers (gold items from a judge)."""
+a post-editing campaign their post-edit judge:
+``annotation.workspace.submission.label_judge``), in the submit's transaction, so the nugget
+pages, the agreement source and the review queue read it as they read the LLM judge's rows; an
+undo removes it again; a judge's rows are read back as answers (gold items from a judge)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from annotation.submission import label_judge
+from annotation.workspace.submission import label_judge
 from crux_app.data_version import bump_topics
 from crux_app.models import Judge
 from evaluation.nuggets.assignment_task import FIELD

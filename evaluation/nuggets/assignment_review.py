@@ -1,4 +1,4 @@
-"""Nugget assignments in the review queue (``annotation/review_label_sources.py``): every
+"""Nugget assignments in the review queue (``annotation/labels/sources.py``): every
 judge's support label of each (nugget, answer) of a collection, people's (their campaign
 labels, mirrored as ``NuggetAssignment`` rows of their human judge, or imported) and the LLM
 nugget judges' alike, so ``manage.py review_queue --task nugget_assignment`` and review
@@ -16,9 +16,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from annotation.review_item_ref import ItemRef
-from annotation.review_label_sources import MachineLabels, ReviewLabelSource, StoredLabels
-from annotation.review_queue import Label
+from annotation.labels.item_ref import ItemRef, Label
+from annotation.labels.sources import MachineLabels, ReviewLabelSource, StoredLabels
 from crux_app.data_version import bump_topics
 from crux_app.models import Collection, GeneratedOutput, Judge
 from evaluation.nuggets.assignment_task import TASK_KEY

@@ -23,8 +23,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from annotation.answers import AnswerError
-from annotation.task_type_registry import AttentionCheck, ItemSpec
+from annotation.task_types.answers import AnswerError
+from annotation.task_types.registry import AttentionCheck, ItemSpec
 from crux_app.models import Collection, GeneratedOutput
 from evaluation.nuggets.method.scores import CREDIT, NOT_SUPPORT, PARTIAL_SUPPORT, SUPPORT
 from evaluation.nuggets.models import AnswerSentence, Nugget

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from annotation.task_type_registry import TaskType, WorkspaceKeys
+from annotation.task_types.registry import TaskType, WorkspaceKeys
 from evaluation.nuggets import assignment_labels, assignment_review, assignment_task
 from evaluation.nuggets.assignment_task import FIELD, KEY_LABELS, TASK_KEY
 from evaluation.nuggets.method.scores import NOT_SUPPORT, PARTIAL_SUPPORT, SUPPORT

@@ -15,6 +15,7 @@ import numpy as np
 
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.checked_generation import first_samples
+from evaluation.backends.token_usage import JUDGE, acting_as
 from evaluation.nuggets.method.prompts import (
     IMPORTANCE_DIGITS,
     creation_prompt,
@@ -52,7 +53,9 @@ def label_prompts(
         return []
     if distribution:
         candidates = list(digits)
-        probabilities = _softmax(generator.continuation_logprobs(list(prompts), candidates))
+        with acting_as(JUDGE):
+            scores = generator.continuation_logprobs(list(prompts), candidates)
+        probabilities = _softmax(scores)
         labels = []
         for prompt, row in zip(prompts, probabilities, strict=True):
             best = candidates[int(np.argmax(row))]
@@ -63,7 +66,7 @@ def label_prompts(
             labels.append(Label(prompt, raw, digits[best], shares))
         return labels
     params = GenerationParams(max_new_tokens=DIGIT_TOKENS, temperature=0.0, num_samples=1)
-    outputs = first_samples(generator, list(prompts), params, role="judge")
+    outputs = first_samples(generator, list(prompts), params, role=JUDGE)
     return [
         Label(prompt, output.text, parse_digit(output.text, digits))
         for prompt, output in zip(prompts, outputs, strict=True)
@@ -79,7 +82,7 @@ def create_nuggets(
     params = GenerationParams(max_new_tokens=LIST_TOKENS, temperature=0.0, num_samples=1)
     for start in range(0, len(passages), window):
         prompt = creation_prompt(query, nuggets, passages[start : start + window])
-        reply = first_samples(generator, [prompt], params, role="judge")[0].text
+        reply = first_samples(generator, [prompt], params, role=JUDGE)[0].text
         nuggets = parse_nugget_list(reply) or nuggets
     return nuggets
 

@@ -13,8 +13,8 @@ from django.conf import settings
 
 from crux_app.jobs.cost import WorkLeft
 from crux_app.models import Collection, GeneratedOutput, Job, Judge, Topic
-from evaluation.backends.model_ids import judge_model
-from evaluation.backends.model_server import judge_server
+from evaluation.backends.model.ids import judge_model
+from evaluation.backends.model.server import judge_server
 from evaluation.backends.sample_tokens import local_tokens, served_tokens
 from evaluation.nuggets.engine import DIGIT_TOKENS, LIST_TOKENS
 from evaluation.nuggets.job import judge_version, planned, top_passages

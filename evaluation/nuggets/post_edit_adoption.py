@@ -19,8 +19,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.answers import AnswerError
 from annotation.models import Assignment, Campaign
+from annotation.task_types.answers import AnswerError
 from crux_app.data_version import bump_before_writes
 from crux_app.dataio.results import ImportResult
 from evaluation.nuggets.file_records import NuggetLine

@@ -1,7 +1,7 @@
 """Answers of the ``nugget_post_editing`` task: an annotator's edited nugget list of one topic.
 
-The workspace (``static/js/nugget_editor.js``) keeps one hidden field, ``edits``, up to date
-with the whole answer as JSON::
+The workspace (this app's ``static/js/nugget_editor.js``) keeps one hidden field, ``edits``,
+up to date with the whole answer as JSON::
 
     {"nuggets": [{"text": str, "importance": "vital" | "okay"}, ...],
      "history": [{"op", "positions": [int], "before": [nugget], "after": [nugget],
@@ -27,7 +27,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from annotation.answers import AnswerError
+from annotation.task_types.answers import AnswerError
 from crux_app.client_input import InputRefused, loads_json
 from evaluation.nuggets.method.list_edits import (
     OPS,

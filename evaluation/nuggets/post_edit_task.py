@@ -1,8 +1,8 @@
 """The ``nugget_post_editing`` annotation task type: an annotator post-edits one topic's nugget
 list (edit, merge, split, add, delete, re-label), with the topic's query and its top passages
 beside it. Declared by the nuggets app (``NuggetsConfig.declare``); the answers are
-``post_edit_answers``', the editor is ``static/js/nugget_editor.js``, and
-``adopt_nugget_edits`` writes an annotator's lists back into the collection's nuggets.
+``post_edit_answers``', the editor is this app's ``static/js/nugget_editor.js``,
+and ``adopt_nugget_edits`` writes an annotator's lists back into the collection's nuggets.
 
 An item's payload is a snapshot::
 
@@ -17,8 +17,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from annotation.attention_checks import INTRO
-from annotation.task_type_registry import AttentionCheck, ItemSpec, TaskType, WorkspaceKeys
+from annotation.task_types.attention_checks import INTRO
+from annotation.task_types.registry import AttentionCheck, ItemSpec, TaskType, WorkspaceKeys
 from crux_app.models import Collection, Topic
 from evaluation.nuggets import post_edit_answers as answers
 from evaluation.nuggets.job import top_passages

@@ -4,7 +4,7 @@ from celery import shared_task
 
 from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
-from evaluation.backends.model_ids import judge_model
+from evaluation.backends.model.ids import judge_model
 from evaluation.nuggets.job import KIND, NuggetModels, run_nugget_job
 
 

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from crux_app.jobs.start_view import start_urls
 from evaluation.nuggets.views import NuggetCollectionView, NuggetStartView, NuggetTopicView
 
 urlpatterns = [
@@ -10,11 +11,7 @@ urlpatterns = [
         NuggetCollectionView.as_view(),
         name="nuggets-collection",
     ),
-    path(
-        "collections/<int:collection_pk>/nuggets/start/",
-        NuggetStartView.as_view(),
-        name="nuggets-start",
-    ),
+    *start_urls("collections/<int:collection_pk>/nuggets/start/", NuggetStartView, "nuggets-start"),
     path(
         "collections/<int:collection_pk>/topics/<int:pk>/nuggets/",
         NuggetTopicView.as_view(),

@@ -4,11 +4,12 @@ with per-topic counts, and one topic's drill-down. Views parse the form, call ``
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views import View
 
+from crux_app.access import collection_or_404, topic_or_404
 from crux_app.jobs.start_view import JobStartView
-from crux_app.models import Collection, Topic
+from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.nuggets.forms import LossFilterForm, NuggetJobForm
 from evaluation.nuggets.losses import sentence_judges, support_judges
@@ -36,7 +37,7 @@ class NuggetCollectionView(ResearcherRequiredMixin, View):
     template = "evaluation/nuggets/collection.html"
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        collection = collection_or_404(request, pk=collection_pk)
         form = _form(request, collection)
         if form.is_bound and not form.is_valid():
             context = {"collection": collection, "form": form, "page": None}
@@ -53,9 +54,7 @@ class NuggetTopicView(ResearcherRequiredMixin, View):
     template = "evaluation/nuggets/topic.html"
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = get_object_or_404(
-            Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
-        )
+        topic = topic_or_404(request, collection_pk, pk)
         form = _form(request, topic.collection)
         if form.is_bound and not form.is_valid():
             context = {"topic": topic, "form": form, "page": None}

@@ -29,7 +29,7 @@ from api.result_rows import (
     row_response,
 )
 from api.tabular import TABULAR_RENDERERS, wants_csv
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404
 from crux_app.read_parameters import filter_fields, filter_form
 from evaluation.reteval.method.verdicts import CATEGORIES
 from evaluation.reteval.models import RetEvalResult
@@ -101,7 +101,7 @@ class RetEvalResultsApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Each question's LLM-retEval under a run's top-k, by one judge (blank: the judge
         with most results)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         data = query_form(request, RetEvalRowsForm)
         run = named_run(collection, data["run"])
         topic = named_topic(collection, data["topic"])
@@ -131,7 +131,7 @@ class RetEvalTableApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Per run and k: Recall/Precision/F1@k, LLM-retEval@k, answer accuracy, failure
         counts and Spearman's rho (the paper's Tables 1 and 2; ``manage.py reteval``)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         data = query_form(request, RetEvalTableForm)
         try:
             table = build_table(

@@ -17,6 +17,7 @@ from crux_app.models import GeneratedOutput
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.checked_generation import first_samples
 from evaluation.backends.lazy_model import LazyModel
+from evaluation.backends.token_usage import JUDGE
 from evaluation.reteval.method.prompts import (
     JUDGE_MAX_NEW_TOKENS,
     PROMPT_VERSION,
@@ -67,7 +68,7 @@ class Comparer:
         if not todo:
             return 0
         prompts = [build_compare_prompt(p.question, [p.reference.text], p.rag.text) for p in todo]
-        outputs = first_samples(self.judge, prompts, judge_params(), role="judge")
+        outputs = first_samples(self.judge, prompts, judge_params(), role=JUDGE)
         rows = []
         for pair, prompt, output in zip(todo, prompts, outputs, strict=True):
             raw = output.text

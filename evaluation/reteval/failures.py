@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from annotation.campaign_setup import SelectionOptions, create_campaign
+from annotation.campaigns.setup import SelectionOptions, create_campaign
 from annotation.models import Assignment, Campaign
-from annotation.selection import EVERY
-from annotation.task_types import FAILURE_CATEGORY
+from annotation.queue.selection import EVERY
+from annotation.task_types.names import FAILURE_CATEGORY
 from crux_app.models import Collection, Run
 from crux_app.vocabulary import FAILURE_CATEGORIES
 from evaluation.reteval.method.verdicts import CATEGORIES

@@ -14,7 +14,7 @@ from django.db.models import Count
 from crux_app.jobs.cost import WorkLeft
 from crux_app.jobs.scope import required_job_run
 from crux_app.models import Collection, Job, Topic
-from evaluation.backends.model_server import generator_server
+from evaluation.backends.model.server import generator_server
 from evaluation.backends.sample_tokens import generator_tokens
 from evaluation.reteval.job import RetEvalJobParams, planned_topics
 from evaluation.reteval.method.prompts import PROMPT_VERSION

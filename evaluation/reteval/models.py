@@ -19,6 +19,7 @@ class Comparison(MethodResult):
     """One judge call: does the RAG answer match this semi-gold answer? (None: unparsable)."""
 
     collection_path = "rag_output__collection_id"
+    topic_path = "rag_output__topic_id"  # a write names the topics it touched
     rag_output = models.ForeignKey(
         "crux_app.GeneratedOutput", on_delete=models.CASCADE, related_name="reteval_comparisons"
     )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from annotation.review_item_ref import ItemRef
-from annotation.review_label_sources import MachineLabels, ReviewLabelSource
-from annotation.task_types import FAILURE_CATEGORY
+from annotation.labels.item_ref import ItemRef
+from annotation.labels.sources import MachineLabels, ReviewLabelSource
+from annotation.task_types.names import FAILURE_CATEGORY
 from crux_app.models import Collection
 from evaluation.reteval.agreement_sources import machine_rater_name
 from evaluation.reteval.method.prompts import PROMPT_VERSION

@@ -4,7 +4,7 @@ from celery import shared_task
 
 from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run
-from evaluation.backends.model_ids import generator_model, judge_model
+from evaluation.backends.model.ids import generator_model, judge_model
 from evaluation.reteval.job import KIND, RetEvalModels, run_reteval_job
 
 

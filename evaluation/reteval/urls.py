@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from crux_app.jobs.start_view import start_urls
 from evaluation.reteval.views import (
     FailureCampaignView,
     RetEvalCollectionView,
@@ -15,10 +16,8 @@ urlpatterns = [
         RetEvalCollectionView.as_view(),
         name="reteval-collection",
     ),
-    path(
-        "collections/<int:collection_pk>/reteval/start/",
-        RetEvalStartView.as_view(),
-        name="reteval-start",
+    *start_urls(
+        "collections/<int:collection_pk>/reteval/start/", RetEvalStartView, "reteval-start"
     ),
     path(
         "collections/<int:collection_pk>/topics/<int:pk>/reteval/",

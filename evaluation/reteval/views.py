@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views import View
 
-from annotation.selection import SelectionError
+from annotation.queue.selection import SelectionError
+from crux_app.access import collection_or_404, topic_or_404
 from crux_app.jobs.start_view import JobStartView
-from crux_app.models import Collection, Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.reteval.failures import category_counts, create_failure_campaign, failure_rows
 from evaluation.reteval.forms import FailureCampaignForm, RetEvalFilterForm, RetEvalJobForm
@@ -29,7 +29,7 @@ class RetEvalCollectionView(ResearcherRequiredMixin, View):
     template = "evaluation/reteval/collection.html"
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        collection = collection_or_404(request, pk=collection_pk)
         known = judges(collection)
         form = RetEvalFilterForm(request.GET or None, collection=collection, judges=known)
         context: dict[str, object] = {"collection": collection, "form": form, "judges": known}
@@ -64,9 +64,7 @@ class RetEvalTopicView(ResearcherRequiredMixin, View):
     template = "evaluation/reteval/topic.html"
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = get_object_or_404(
-            Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
-        )
+        topic = topic_or_404(request, collection_pk, pk)
         return render(request, self.template, {"page": topic_page(topic)})
 
 
@@ -74,7 +72,7 @@ class FailureCampaignView(ResearcherRequiredMixin, View):
     """POST run, k, judge, overlap, name: create the campaign and open its page."""
 
     def post(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        collection = collection_or_404(request, pk=collection_pk, write=True)  # makes a campaign
         form = FailureCampaignForm(request.POST, collection=collection)
         back = redirect("reteval-collection", collection_pk=collection.pk)
         if not form.is_valid():

@@ -21,7 +21,7 @@ from api.paging import ApiPagination
 from api.registry import Endpoint, ResultTable
 from api.result_rows import filter_parameters, named_topic, plain, query_form
 from api.tabular import TABULAR_RENDERERS, wants_csv
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404
 from crux_app.read_parameters import filter_form
 from evaluation.scaar.export import CSV_COLUMNS, _external_ids, answer_record
 from evaluation.scaar.models import ScaarAnalysis
@@ -55,7 +55,7 @@ class ScaarAnswersApiView(APIView):
     )
     def get(self, request: Request, name: str) -> Response:
         """Each analysed answer with its sentences and words (the SCAAR page's data)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         data = query_form(request, ScaarRowsForm)
         rows = ScaarAnalysis.objects.filter(collection=collection)
         if data["output"]:
@@ -84,7 +84,7 @@ class ScaarSummaryApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Per system and settings: answers, N_R and FLARE's N_R, mean score change and
         S_eff (SCAAR's and FLARE's)."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         rows = [plain(asdict(s)) for s in collection_summaries(collection)]
         if wants_csv(request):
             return Response(rows)

@@ -28,6 +28,7 @@ from evaluation.answers.generation import (
 )
 from evaluation.backends.base import Embedder, Generation, Generator
 from evaluation.backends.lazy_model import LazyModel
+from evaluation.backends.token_usage import GENERATOR, acting_as
 from evaluation.scaar.method.bm25 import Bm25Index
 from evaluation.scaar.method.contributions import (
     AnswerAnalysis,
@@ -112,7 +113,8 @@ class BatchAnalyser:
                 to_score.append(output)
         if to_score:
             prompts = [scoring_prompt(o) for o in to_score]
-            scored = self.generator.score_continuations(prompts, [o.text for o in to_score])
+            with acting_as(GENERATOR):
+                scored = self.generator.score_continuations(prompts, [o.text for o in to_score])
             for output, generation in zip(to_score, scored, strict=True):
                 streams[output.pk] = (generation, ScaarAnalysis.LogprobSource.SCORED)
         return [streams[o.pk] for o in outputs]

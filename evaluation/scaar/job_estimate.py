@@ -10,7 +10,7 @@ from typing import Any
 
 from crux_app.jobs.cost import WorkLeft
 from crux_app.models import Collection, GeneratedOutput, Job, Topic
-from evaluation.backends.model_server import generator_server
+from evaluation.backends.model.server import generator_server
 from evaluation.backends.sample_tokens import generator_tokens
 from evaluation.scaar.job import ScaarJobParams, job_outputs
 from evaluation.scaar.models import ScaarAnalysis, analysis_key

@@ -32,6 +32,7 @@ class ScaarAnalysis(MethodResult):
         SCORED = "scored", "Teacher-forced by the generator"
 
     collection_path = "collection_id"
+    topic_path = "topic_id"  # a write names the topics it touched
     key = models.CharField(max_length=64, unique=True)
     output = models.ForeignKey(
         "crux_app.GeneratedOutput", on_delete=models.CASCADE, related_name="scaar_analyses"

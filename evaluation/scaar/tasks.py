@@ -5,7 +5,7 @@ from celery import shared_task
 from crux_app.jobs.catalog import job_task_name
 from crux_app.jobs.runner import job_to_run, refused
 from crux_app.models import Job
-from evaluation.backends.model_ids import embedder_model, generator_model
+from evaluation.backends.model.ids import embedder_model, generator_model
 from evaluation.scaar.engine import ScaarModels
 from evaluation.scaar.job import KIND, run_scaar_job
 

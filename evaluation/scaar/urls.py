@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from crux_app.jobs.start_view import start_urls
 from evaluation.scaar.views import AnswerScaarView, CollectionScaarView, ScaarStartView
 
 urlpatterns = [
@@ -10,11 +11,7 @@ urlpatterns = [
         CollectionScaarView.as_view(),
         name="scaar-collection",
     ),
-    path(
-        "collections/<int:collection_pk>/scaar/start/",
-        ScaarStartView.as_view(),
-        name="scaar-start",
-    ),
+    *start_urls("collections/<int:collection_pk>/scaar/start/", ScaarStartView, "scaar-start"),
     path(
         "collections/<int:collection_pk>/scaar/answers/<int:pk>/",
         AnswerScaarView.as_view(),

@@ -7,8 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
+from crux_app.access import collection_or_404
 from crux_app.jobs.start_view import JobStartView
-from crux_app.models import Collection
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.scaar.forms import ScaarJobForm
 from evaluation.scaar.models import ScaarAnalysis
@@ -27,7 +27,7 @@ class CollectionScaarView(ResearcherRequiredMixin, View):
     template = "evaluation/scaar/collection.html"
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        collection = collection_or_404(request, pk=collection_pk)
         analyses = (
             ScaarAnalysis.objects.filter(collection=collection)
             .select_related("output", "topic")
@@ -46,16 +46,15 @@ class AnswerScaarView(ResearcherRequiredMixin, View):
     template = "evaluation/scaar/answer.html"
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
+        collection = collection_or_404(request, pk=collection_pk)
         analysis = get_object_or_404(
-            ScaarAnalysis.objects.select_related("output", "topic", "collection"),
-            pk=pk,
-            collection_id=collection_pk,
+            ScaarAnalysis.objects.select_related("output", "topic"), pk=pk, collection=collection
         )
         sentences = sentence_views(analysis)
         figures = {f"scaar-figure-{s.index}": s.figure for s in sentences}
         context = {
             "analysis": analysis,
-            "collection": analysis.collection,
+            "collection": collection,
             "settings": analysis.detail.get("settings", {}),
             "sentences": sentences,
             "figures": figures,

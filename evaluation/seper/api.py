@@ -28,7 +28,7 @@ from api.result_rows import (
     row_response,
 )
 from api.tabular import TABULAR_RENDERERS, wants_csv
-from api.views.collections import collection_named
+from crux_app.access import collection_or_404
 from crux_app.inputs import EvaluationInputError
 from crux_app.read_parameters import TAU, filter_form
 from evaluation.leaderboard.columns import LeaderboardParams
@@ -90,7 +90,7 @@ class SeperScoresApiView(APIView):
     def get(self, request: Request, name: str) -> Response:
         """Every stored SePer score of the collection's questions (and sub-questions), one
         per context: none, one passage, a run's top-k, the gold passages."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         data = query_form(request, SeperRowsForm)
         rows = SeperScore.objects.filter(topic__collection=collection)
         if (run := named_run(collection, data["run"])) is not None:
@@ -118,7 +118,7 @@ class SeperCorrelationsApiView(APIView):
         """Pearson's r of stored Delta-SePer with passage utility, CRUX coverage@k and
         Recall@k, and each run's mean Delta-SePer_S of its top-k (``manage.py
         seper_correlations``); CSV: one row per correlation."""
-        collection = collection_named(name)
+        collection = collection_or_404(request, name=name)
         form = SeperCorrelationsForm(request.query_params)
         if not form.is_valid():
             raise FormRefused(form.errors)

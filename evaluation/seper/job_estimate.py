@@ -13,7 +13,7 @@ from typing import Any
 from crux_app.jobs.cost import WorkLeft
 from crux_app.jobs.scope import job_run
 from crux_app.models import Collection, Job, Topic
-from evaluation.backends.model_server import generator_server
+from evaluation.backends.model.server import generator_server
 from evaluation.backends.sample_tokens import generator_tokens
 from evaluation.seper.job import SeperJobParams, TopicScorer
 from evaluation.seper.models import SeperScore

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from annotation.review_item_ref import ItemRef
-from annotation.review_label_sources import MachineLabels, ReviewLabelSource
-from annotation.task_types import ANSWER_EQUIVALENCE
+from annotation.labels.item_ref import ItemRef
+from annotation.labels.sources import MachineLabels, ReviewLabelSource
+from annotation.task_types.names import ANSWER_EQUIVALENCE
 from crux_app.models import Collection, GeneratedOutput
 from evaluation.seper.agreement_sources import MACHINE_KIND, machine_name
 from evaluation.seper.models import AnswerEquivalenceDecision, equivalence_key

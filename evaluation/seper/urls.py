@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from crux_app.jobs.start_view import start_urls
 from evaluation.seper.views import (
     ClusterEquivalenceView,
     ResponseEquivalenceView,
@@ -16,9 +17,7 @@ urlpatterns = [
         SeperCorrelationsView.as_view(),
         name="seper-collection",
     ),
-    path(
-        "collections/<int:collection_pk>/seper/start/", SeperStartView.as_view(), name="seper-start"
-    ),
+    *start_urls("collections/<int:collection_pk>/seper/start/", SeperStartView, "seper-start"),
     path(
         "collections/<int:collection_pk>/topics/<int:pk>/seper/",
         TopicSeperView.as_view(),

@@ -4,16 +4,16 @@ of its clusters and responses, and Delta-SePer's correlations (researchers only)
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views import View
 
+from crux_app.access import collection_or_404, topic_or_404
 from crux_app.inputs import (
     EvaluationInputError,
     collection_judges,
     qrels_sources,
 )
 from crux_app.jobs.start_view import JobStartView
-from crux_app.models import Collection, Topic
 from crux_app.roles import ResearcherRequiredMixin
 from evaluation.leaderboard.forms import EvaluationForm
 from evaluation.seper.correlations import seper_correlations
@@ -31,17 +31,11 @@ class SeperStartView(JobStartView):
     started_message = "only contexts not scored yet are scored."
 
 
-def _topic(collection_pk: int, pk: int) -> Topic:
-    return get_object_or_404(
-        Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
-    )
-
-
 class TopicSeperView(ResearcherRequiredMixin, View):
     template = "evaluation/seper/topic.html"
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
+        topic = topic_or_404(request, collection_pk, pk)
         answers = AnswerEquivalenceLabel.objects.answers_by_key(request.user.pk, topic.pk)
         return render(request, self.template, {"page": seper_page(topic, answers)})
 
@@ -55,7 +49,7 @@ class ClusterEquivalenceView(ResearcherRequiredMixin, View):
     target = "cluster"
 
     def post(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
+        topic = topic_or_404(request, collection_pk, pk, write=True)  # a label is a change
         form = self.form_class(request.POST, topic=topic)
         if not form.is_valid():
             errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
@@ -87,7 +81,7 @@ class SeperCorrelationsView(ResearcherRequiredMixin, View):
     template = "evaluation/seper/correlations.html"
 
     def get(self, request: HttpRequest, collection_pk: int) -> HttpResponse:
-        collection = get_object_or_404(Collection, pk=collection_pk)
+        collection = collection_or_404(request, pk=collection_pk)
         data = request.GET.copy()
         # Without a k asked for, the k the jobs ran at (not the start form's default).
         if not data.get("k"):

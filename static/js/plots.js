@@ -1,7 +1,23 @@
-// Draws every [data-plotly-figure] element from its json_script spec; needs Plotly loaded.
+// Draws every [data-plotly-figure] element from its json_script spec; needs Plotly loaded. The
+// figures of content htmx swaps in later (a plot loaded when scrolled to, a refreshed area) are
+// drawn when they arrive.
 (function () {
-  document.querySelectorAll("[data-plotly-figure]").forEach(function (el) {
-    var spec = JSON.parse(document.getElementById(el.dataset.plotlyFigure).textContent);
-    Plotly.newPlot(el, spec.data, spec.layout, { displaylogo: false, responsive: true });
+  "use strict";
+
+  function draw(root) {
+    if (typeof Plotly === "undefined") return;
+    root.querySelectorAll("[data-plotly-figure]").forEach(function (el) {
+      var data = document.getElementById(el.dataset.plotlyFigure);
+      if (!data || el.dataset.drawn) return;
+      var spec = JSON.parse(data.textContent);
+      el.dataset.drawn = "1";
+      Plotly.newPlot(el, spec.data, spec.layout, { displaylogo: false, responsive: true });
+    });
+  }
+
+  draw(document);
+  // After any swap (a plot's slot, a refreshed area): the figures not drawn yet.
+  document.addEventListener("htmx:afterSettle", function () {
+    draw(document);
   });
 })();

@@ -17,7 +17,7 @@
   "use strict";
 
   /* How keys answer an item: its data attributes, from its task type's WorkspaceKeys
-     (annotation/task_type_registry.py): data-key-field the answer field (data-rows: each
+     (annotation/task_types/registry.py): data-key-field the answer field (data-rows: each
      row's field prefix), data-key-values key -> value (empty: the choices' data-key),
      data-missing the hint for Enter before an answer. */
   function keySpec(item) {

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from annotation.campaign_setup import SelectionOptions, create_campaign
+from annotation.campaigns.setup import SelectionOptions, create_campaign
 from annotation.models import Campaign
-from annotation.task_types import (
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,

@@ -1,12 +1,12 @@
-"""The crowd models (annotation/aggregation_models.py) on hand-checked toy labels and on a
+"""The crowd models (annotation/crowd/aggregation.py) on hand-checked toy labels and on a
 simulated crowd of careful, noisy, spamming and always-yes workers."""
 
 from __future__ import annotations
 
 import pytest
 
-from annotation.aggregation_models import METHODS, AggregationError, aggregate
-from annotation.crowd_simulation import (
+from annotation.crowd.aggregation import METHODS, AggregationError, aggregate
+from annotation.crowd.simulation import (
     ALWAYS_YES,
     CAREFUL,
     SPAMMER,

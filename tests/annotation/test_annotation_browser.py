@@ -10,7 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from annotation.models import Assignment
-from annotation.task_types import (
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,

@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from annotation.models import Assignment, Campaign
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from tests.annotation.campaign_data import make_annotator, make_campaign, report_collection
 from tests.browser_fixtures import LAPTOP
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotation.answers import (
+from annotation.task_types.answers import (
     AnswerError,
     agreement_score,
     anchor_span,
@@ -10,8 +10,8 @@ from annotation.answers import (
     parse_answer,
     parse_gold_value,
 )
-from annotation.attention_checks import build_attention_checks
-from annotation.task_types import (
+from annotation.task_types.attention_checks import build_attention_checks
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,

@@ -5,12 +5,12 @@ the warning when the overlap exceeds the annotators."""
 import pytest
 from django.urls import reverse
 
-from annotation import queue
-from annotation.campaign_setup import SelectionOptions
-from annotation.forms import CampaignForm
+from annotation.campaigns.forms import CampaignForm
+from annotation.campaigns.setup import SelectionOptions
 from annotation.models import Assignment, Campaign, CampaignItem
-from annotation.preview import overlap_warning
-from annotation.submission import submit
+from annotation.quality.progress import overlap_warning
+from annotation.queue import queue
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign, report_collection
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 
 from .campaign_data import make_campaign, report_collection
 

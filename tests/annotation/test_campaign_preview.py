@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotation.campaign_setup import MAX_ITEMS, SelectionOptions
-from annotation.task_types import ANSWER_EQUIVALENCE, PASSAGE_RATING
+from annotation.campaigns.setup import MAX_ITEMS, SelectionOptions
+from annotation.task_types.names import ANSWER_EQUIVALENCE, PASSAGE_RATING
 
 from .campaign_data import make_annotator, make_campaign, report_collection
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotation.task_types import REPORT_COVERAGE
+from annotation.task_types.names import REPORT_COVERAGE
 from tests.crux_app.factories import make_collection
 
 from .campaign_data import make_campaign, report_collection

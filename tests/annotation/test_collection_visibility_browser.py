@@ -4,7 +4,7 @@ the ones the new-campaign form offers, and the campaigns page names only those."
 import pytest
 from playwright.sync_api import expect
 
-from annotation.task_types import REPORT_COVERAGE
+from annotation.task_types.names import REPORT_COVERAGE
 from tests.annotation.campaign_data import make_campaign, report_collection
 from tests.crux_app.factories import make_collection
 

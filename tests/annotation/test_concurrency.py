@@ -7,9 +7,9 @@ from collections.abc import Callable
 import pytest
 from django.db import connection
 
-from annotation import queue
 from annotation.models import Assignment, CampaignItem
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from annotation import queue
-from annotation.crowd_control import vote_confidence
+from annotation.crowd.control import vote_confidence
 from annotation.models import Campaign, CampaignItem, WorkerStop
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign, report_collection
 

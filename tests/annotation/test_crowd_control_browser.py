@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from annotation import queue
 from annotation.models import Assignment, CampaignItem, WorkerStop
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator
 from tests.annotation.test_annotation_browser import (

@@ -9,8 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotation import queue
-from annotation.crowd_payment import (
+from annotation.crowd.payment import (
     APPROVE,
     REJECT,
     REVIEW,
@@ -19,8 +18,9 @@ from annotation.crowd_payment import (
     payment_rows,
 )
 from annotation.models import AnnotatorProfile, CampaignItem
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign
 

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from annotation.models import Campaign
-from annotation.queue import next_item
+from annotation.queue.queue import next_item
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from annotation.campaign_setup import GoldUploadError, apply_gold_csv
+from annotation.campaigns.setup import GoldUploadError, apply_gold_csv
 
 from .campaign_data import make_campaign
 

@@ -11,17 +11,17 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from annotation import queue
-from annotation.aggregation_models import METHODS
+from annotation.crowd.aggregation import METHODS
+from annotation.labels.collection import collection_labels
 from annotation.models import AggregatedLabel, AggregationRun
-from annotation.review_labels import collection_labels
-from annotation.submission import submit
-from annotation.task_types import (
+from annotation.queue import queue
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,
     REPORT_COVERAGE,
 )
+from annotation.workspace.submission import submit
 from crux_app.judge_kinds import judge_kind_label
 from crux_app.models import Judge, Judgment
 

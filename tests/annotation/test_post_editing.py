@@ -11,13 +11,13 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from annotation import queue
+from annotation.labels.post_editing import kept_share, opening_draft
 from annotation.models import Assignment, Campaign
-from annotation.post_editing import kept_share, opening_draft
-from annotation.selection import SelectionError
-from annotation.submission import submit
-from annotation.task_types import ANSWER_EQUIVALENCE, PASSAGE_RATING, REPORT_COVERAGE
-from annotation.undo import undo
+from annotation.queue import queue
+from annotation.queue.selection import SelectionError
+from annotation.task_types.names import ANSWER_EQUIVALENCE, PASSAGE_RATING, REPORT_COVERAGE
+from annotation.workspace.submission import submit
+from annotation.workspace.undo import undo
 from crux_app.models import Judge, Judgment
 from tests.crux_app.factories import make_judge, rate_passages
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from annotation.models import Assignment
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from crux_app.models import Judge, Judgment
 from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign, report_collection

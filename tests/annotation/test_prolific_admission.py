@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.accounts import ArrivalRefused, parse_prolific_params, prolific_arrival
-from annotation.forms import CampaignForm
+from annotation.campaigns.forms import CampaignForm
 from annotation.models import AnnotatorProfile, Campaign
-from annotation.prolific_admission import ProlificPlaces, places
+from annotation.prolific.admission import ProlificPlaces, places
 from crux_app.roles import ANNOTATOR, add_role
 
 from .campaign_data import make_campaign

@@ -6,7 +6,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from annotation.models import AnnotatorProfile
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_campaign
 from tests.browser_fixtures import LAPTOP

@@ -10,11 +10,11 @@ import io
 import pytest
 from django.urls import reverse
 
+from annotation.crowd.workers import worker_models
 from annotation.models import CampaignItem
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import chosen_label, decide
-from annotation.review_selection import QueueChoice
-from annotation.worker_models import worker_models
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import chosen_label, decide
+from annotation.review.selection import QueueChoice
 from crux_app.models import Judgment
 from tests.crux_app.factories import make_judge
 

@@ -5,11 +5,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotation import queue
-from annotation.campaign_setup import SelectionOptions
-from annotation.drafts import save_draft
+from annotation.campaigns.setup import SelectionOptions
 from annotation.models import Assignment, Campaign, CampaignItem
-from annotation.submission import submit
+from annotation.queue import queue, reservations
+from annotation.workspace.drafts import save_draft
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign
 
@@ -133,8 +133,8 @@ def test_skip_gives_the_item_to_others_and_back_to_the_skipper_last():
     anna, ben = make_annotator("anna"), make_annotator("ben")
     campaign = make_campaign(overlap=1, annotators=[anna, ben])
     skipped = queue.next_item(campaign, anna).assignment
-    assert queue.skip(skipped) is True
-    assert queue.skip(skipped) is False  # a repeated skip changes nothing
+    assert reservations.skip(skipped) is True
+    assert reservations.skip(skipped) is False  # a repeated skip changes nothing
     assert CampaignItem.objects.get(pk=skipped.item_id).reserved_count == 0
     # Anna gets everything else first.
     anna_items = []
@@ -151,7 +151,7 @@ def test_a_skipped_item_goes_to_the_next_annotator():
     anna, ben = make_annotator("anna"), make_annotator("ben")
     campaign = make_campaign(overlap=1, annotators=[anna, ben])
     skipped = queue.next_item(campaign, anna).assignment
-    queue.skip(skipped)
+    reservations.skip(skipped)
     assert queue.next_item(campaign, ben).assignment.item_id == skipped.item_id
 
 

@@ -10,10 +10,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotation import queue
-from annotation.candidates import first_candidate
 from annotation.models import Campaign, CampaignItem
-from annotation.submission import submit
+from annotation.queue import queue, reservations
+from annotation.queue.candidates import first_candidate
+from annotation.workspace.submission import submit
 from crux_app import data_version
 from crux_app.models import Judgment
 
@@ -118,12 +118,12 @@ def test_a_reservation_commits_without_waiting_for_the_flush_and_only_its_own():
             return cursor.fetchone()[0]
 
     with transaction.atomic():
-        queue._lock_annotator(anna)
+        reservations.lock_annotator(anna)
         assert setting() == "off"
     assert setting() == "on"
     # Nested in a caller's transaction (which may store answers), the setting is left alone.
     with transaction.atomic(), transaction.atomic():
-        queue._lock_annotator(anna)
+        reservations.lock_annotator(anna)
         assert setting() == "on"
 
 

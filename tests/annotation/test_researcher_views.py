@@ -9,11 +9,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from annotation import queue
-from annotation.campaign_setup import SelectionOptions
+from annotation.campaigns.setup import SelectionOptions
 from annotation.models import Campaign
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING, REPORT_COVERAGE
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING, REPORT_COVERAGE
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign, report_collection
 

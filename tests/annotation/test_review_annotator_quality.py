@@ -9,15 +9,15 @@ import io
 import pytest
 from django.urls import reverse
 
-from annotation import queue
-from annotation.annotator_agreement import majority, majority_hits, tally, trend
-from annotation.annotator_quality import quality_rows
 from annotation.models import AnnotatorProfile, CampaignItem
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import chosen_label, decide
-from annotation.review_selection import QueueChoice
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.quality.agreement import majority, majority_hits, tally, trend
+from annotation.quality.annotators import quality_rows
+from annotation.queue import queue
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import chosen_label, decide
+from annotation.review.selection import QueueChoice
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 
 from .campaign_data import make_annotator, make_campaign
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotation.models import ReviewCampaign
-from annotation.review_access import REVIEWER
+from annotation.review.access import REVIEWER
 from crux_app.roles import has_role
 from tests.annotation.campaign_data import make_annotator
 from tests.annotation.review_data import disagreement_collection

@@ -9,14 +9,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from annotation import queue
 from annotation.models import ReviewCampaign, ReviewDecision
-from annotation.review_access import REVIEWER, add_reviewer
-from annotation.review_campaigns import EmptyQueue, create_review_campaign
-from annotation.review_decisions import DecisionError, chosen_label, decide, parse_label
-from annotation.review_selection import QueueChoice
-from annotation.submission import submit
-from annotation.task_types import ANSWER_EQUIVALENCE
+from annotation.queue import queue
+from annotation.review.access import REVIEWER, add_reviewer
+from annotation.review.campaigns import EmptyQueue, create_review_campaign
+from annotation.review.decisions import DecisionError, chosen_label, decide, parse_label
+from annotation.review.selection import QueueChoice
+from annotation.task_types.names import ANSWER_EQUIVALENCE
+from annotation.workspace.submission import submit
 from crux_app.models import Judge, Judgment
 from crux_app.roles import has_role
 from tests.annotation.campaign_data import make_annotator, make_campaign

@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from annotation.models import Assignment
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_queue import ANNOTATOR_MACHINE, MACHINES
-from annotation.review_selection import QueueChoice
-from annotation.task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
+from annotation.models.review import ANNOTATOR_MACHINE, MACHINES
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.selection import QueueChoice
+from annotation.task_types.names import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
 from evaluation.reteval.method.prompts import PROMPT_VERSION
 from evaluation.reteval.models import RetEvalResult
 from evaluation.seper.models import AnswerEquivalenceDecision, equivalence_key

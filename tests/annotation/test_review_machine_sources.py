@@ -10,13 +10,13 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation import queue
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_label_sources import REVIEW_LABEL_SOURCES, sources_for
-from annotation.review_queue import ANNOTATOR_MACHINE
-from annotation.review_selection import QueueChoice
-from annotation.submission import submit
-from annotation.task_types import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
+from annotation.labels.sources import REVIEW_LABEL_SOURCES, sources_for
+from annotation.models.review import ANNOTATOR_MACHINE
+from annotation.queue import queue
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.selection import QueueChoice
+from annotation.task_types.names import ANSWER_EQUIVALENCE, FAILURE_CATEGORY
+from annotation.workspace.submission import submit
 from crux_app.models import GeneratedOutput
 from evaluation.agreement.review_verdict import review_verdict
 from evaluation.reteval.method.prompts import PROMPT_VERSION

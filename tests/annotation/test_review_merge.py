@@ -11,12 +11,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import decide
-from annotation.review_merge import MergeError, merge_adjudicated
-from annotation.review_queue import ANNOTATOR_MACHINE
-from annotation.review_selection import QueueChoice
-from annotation.task_types import ANSWER_EQUIVALENCE
+from annotation.models.review import ANNOTATOR_MACHINE
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import decide
+from annotation.review.merge import MergeError, merge_adjudicated
+from annotation.review.selection import QueueChoice
+from annotation.task_types.names import ANSWER_EQUIVALENCE
 from crux_app.models import Judge, Judgment
 from tests.annotation.review_data import disagreement_collection
 from tests.crux_app.factories import make_collection, make_passages, make_topic

@@ -3,8 +3,8 @@ blind, so a queue over "every person" leaves them out unless they are named."""
 
 import pytest
 
-from annotation.review_labels import collection_labels
-from annotation.review_selection import QueueChoice, build_queue, chosen_judges
+from annotation.labels.collection import collection_labels
+from annotation.review.selection import QueueChoice, build_queue, chosen_judges
 from crux_app.models import Judge, Judgment
 from tests.annotation.review_data import disagreement_collection
 from tests.crux_app.factories import make_judge

@@ -8,13 +8,15 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.review_queue import (
+from annotation.models.review import (
     ANNOTATOR_MACHINE,
     ANNOTATORS,
     LARGEST_GAP,
     MACHINES,
     RANDOM,
     STRATIFIED,
+)
+from annotation.review.queue import (
     QueueItem,
     disagreement_queue,
     label_gap,

@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import decide
-from annotation.review_selection import QueueChoice
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import decide
+from annotation.review.selection import QueueChoice
 from crux_app.models import Judgment
 from tests.annotation.review_data import disagreement_collection
 from tests.crux_app.factories import make_run

@@ -9,9 +9,9 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from annotation.models import ReviewDecision
-from annotation.review_access import add_reviewer
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_selection import QueueChoice
+from annotation.review.access import add_reviewer
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.selection import QueueChoice
 from crux_app.models import Judgment
 from tests.accessibility import assert_accessible
 from tests.annotation.review_data import disagreement_collection

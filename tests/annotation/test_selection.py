@@ -2,15 +2,15 @@
 
 import pytest
 
-from annotation.campaign_setup import (
+from annotation.campaigns.setup import (
     GoldUploadError,
     SelectionOptions,
     apply_gold_csv,
     create_campaign,
 )
 from annotation.models import Campaign, CampaignItem
-from annotation.selection import SelectionError
-from annotation.task_types import (
+from annotation.queue.selection import SelectionError
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,

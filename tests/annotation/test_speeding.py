@@ -8,11 +8,11 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 
-from annotation import queue
-from annotation.progress import annotator_rows
-from annotation.quality import is_speeding, speeding_floor_ms
-from annotation.submission import submit
-from annotation.task_types import ANSWER_EQUIVALENCE, PASSAGE_RATING, REPORT_COVERAGE
+from annotation.quality.checks import is_speeding, speeding_floor_ms
+from annotation.quality.progress import annotator_rows
+from annotation.queue import queue
+from annotation.task_types.names import ANSWER_EQUIVALENCE, PASSAGE_RATING, REPORT_COVERAGE
+from annotation.workspace.submission import submit
 from crux_app.settings import env_seconds
 
 from .campaign_data import make_annotator, make_campaign

@@ -5,15 +5,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotation import queue
 from annotation.models import Assignment, CampaignItem
-from annotation.submission import submit
-from annotation.task_types import (
+from annotation.queue import queue, reservations
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,
     REPORT_COVERAGE,
 )
+from annotation.workspace.submission import submit
 from crux_app.dataio.export_labels import export_labels
 from crux_app.models import Judge, Judgment
 
@@ -120,7 +120,7 @@ def test_a_late_submit_after_expiry_is_still_stored():
     campaign = make_campaign(overlap=1, reservation_seconds=60, annotators=[anna, ben])
     held = queue.next_item(campaign, anna).assignment
     later = timezone.now() + timedelta(seconds=120)
-    queue.release_expired(campaign.pk, later)
+    reservations.release_expired(campaign.pk, later)
     result = submit(held, RATING, 5000, now=later)
     assert result.stored
     item = CampaignItem.objects.get(pk=held.item_id)

@@ -8,8 +8,11 @@ import io
 import pytest
 
 import annotation
-from annotation import queue
-from annotation.answers import (
+from annotation.campaigns.setup import SelectionOptions
+from annotation.exports.exports import write_csv
+from annotation.queue import queue
+from annotation.queue.selection import select_items
+from annotation.task_types.answers import (
     AnswerError,
     agreement_score,
     answer_summary,
@@ -17,13 +20,10 @@ from annotation.answers import (
     parse_answer,
     parse_gold_value,
 )
-from annotation.attention_checks import build_attention_checks
-from annotation.campaign_setup import SelectionOptions
-from annotation.exports import write_csv
-from annotation.selection import select_items
-from annotation.submission import submit
-from annotation.task_type_registry import TASK_TYPE_REGISTRY, task_type_choices
-from annotation.task_types import TASK_LABELS, task_label
+from annotation.task_types.attention_checks import build_attention_checks
+from annotation.task_types.names import TASK_LABELS, task_label
+from annotation.task_types.registry import TASK_TYPE_REGISTRY, task_type_choices
+from annotation.workspace.submission import submit
 from crux_app.method_config import Declaration, PluginConfig
 from crux_app.models import Collection, Topic
 
@@ -105,7 +105,7 @@ def test_a_declared_task_type_selects_its_items(toy):
 
 
 def test_the_export_splits_answers_through_the_entry():
-    from annotation.exports import _answer_columns
+    from annotation.exports.exports import _answer_columns
 
     coverage = {"answers": [{"position": 0, "answerable": 1, "span": "x"}]}
     payload = {"questions": [{"position": 0, "text": "Who?"}]}

@@ -11,12 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 import annotation
-from annotation.campaign_from_items import create_campaign_from_items
-from annotation.exports import CampaignExportError, write_platform_labels
+from annotation.campaigns.from_items import create_campaign_from_items
+from annotation.exports.exports import CampaignExportError, write_platform_labels
 from annotation.models import Campaign
-from annotation.selection import SelectionError
-from annotation.task_type_registry import TASK_TYPE_REGISTRY
-from annotation.task_types import ANSWER_EQUIVALENCE, PASSAGE_RATING, REPORT_COVERAGE
+from annotation.queue.selection import SelectionError
+from annotation.task_types.names import ANSWER_EQUIVALENCE, PASSAGE_RATING, REPORT_COVERAGE
+from annotation.task_types.registry import TASK_TYPE_REGISTRY
 from crux_app.method_config import Declaration, PluginConfig
 from crux_app.models import Collection, Topic
 

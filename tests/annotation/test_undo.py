@@ -7,18 +7,18 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotation import queue
-from annotation.answers import answer_to_draft, parse_answer
 from annotation.models import Assignment, Campaign, CampaignItem
-from annotation.submission import submit
-from annotation.task_types import (
+from annotation.queue import queue
+from annotation.task_types.answers import answer_to_draft, parse_answer
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,
     REPORT_COVERAGE,
 )
-from annotation.undo import UndoRefused, undo
 from annotation.views.workspace import REOPENED, SAVED, SKIPPED
+from annotation.workspace.submission import submit
+from annotation.workspace.undo import UndoRefused, undo
 from crux_app.models import Judgment
 
 from .campaign_data import make_annotator, make_campaign, report_collection

@@ -3,8 +3,8 @@ reaches fixed overlap 4's accuracy with fewer labels."""
 
 from __future__ import annotations
 
-from annotation.aggregation_models import aggregate
-from annotation.crowd_simulation import (
+from annotation.crowd.aggregation import aggregate
+from annotation.crowd.simulation import (
     accuracy,
     fixed_overlap_labels,
     make_crowd,

@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from annotation.models import Assignment
-from annotation.task_types import PASSAGE_RATING, REPORT_COVERAGE
+from annotation.task_types.names import PASSAGE_RATING, REPORT_COVERAGE
 from crux_app.models import SubQuestion
 from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator, make_campaign

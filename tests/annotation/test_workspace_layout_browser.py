@@ -7,7 +7,7 @@ import os
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from tests.accessibility import assert_accessible
 from tests.annotation.campaign_data import make_annotator
 from tests.annotation.test_annotation_browser import (

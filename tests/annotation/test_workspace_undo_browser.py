@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from annotation.models import Assignment
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from tests.annotation.campaign_data import make_annotator, make_campaign, report_collection
 from tests.annotation.test_annotation_browser import (
     ITEM,

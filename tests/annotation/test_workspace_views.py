@@ -5,7 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import Assignment
-from annotation.task_types import (
+from annotation.task_types.names import (
     ANSWER_EQUIVALENCE,
     FAILURE_CATEGORY,
     PASSAGE_RATING,

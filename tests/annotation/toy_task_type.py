@@ -7,10 +7,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from annotation.answers import AnswerError
-from annotation.attention_checks import AttentionCheck
-from annotation.selection import ItemSpec
-from annotation.task_type_registry import TaskType
+from annotation.queue.selection import ItemSpec
+from annotation.task_types.answers import AnswerError
+from annotation.task_types.attention_checks import AttentionCheck
+from annotation.task_types.registry import TaskType
 from crux_app.models import Collection, Topic
 
 TOY_KEY = "toy_fluency"

@@ -8,11 +8,11 @@ import io
 
 import pytest
 
-from annotation import queue
-from annotation.annotator_quality import COLUMNS
 from annotation.models import AnnotatorProfile, CampaignItem
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.quality.annotators import COLUMNS
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 from tests.annotation.campaign_data import make_annotator, make_campaign
 
 pytestmark = pytest.mark.django_db

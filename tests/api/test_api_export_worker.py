@@ -9,9 +9,9 @@ import httpx
 import pytest
 from crux_client import Client
 
-from annotation import queue
 from annotation.models import Campaign
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.workspace.submission import submit
 from api.tokens import issue_token
 from tests.annotation.campaign_data import make_annotator
 from tests.crux_app.factories import make_small_collection

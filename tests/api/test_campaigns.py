@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from annotation import queue
 from annotation.models import Campaign
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.workspace.submission import submit
 from tests.annotation.campaign_data import make_annotator
 from tests.crux_app.factories import make_small_collection
 
@@ -108,7 +108,7 @@ def test_every_label_is_streamed_from_a_server_side_cursor(api, monkeypatch):
     chunks (checked with a chunk of 1 row), and hold what ``labels_frame`` holds."""
     from django.http import StreamingHttpResponse
 
-    from annotation.exports import labels_frame
+    from annotation.exports.exports import labels_frame
     from api import streaming
 
     monkeypatch.setattr(streaming, "ROWS_PER_CHUNK", 1)

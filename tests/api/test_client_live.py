@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from crux_client import ApiError, JobFailed
 
-from annotation import queue
 from annotation.models import Campaign
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.workspace.submission import submit
 from crux_app.models import SubQuestion, Topic
 from tests.annotation.campaign_data import make_annotator
 

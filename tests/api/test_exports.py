@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotation import queue
 from annotation.models import Campaign
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.workspace.submission import submit
 from api.export_job import sweep_expired_exports
 from api.models import ExportFile
 from crux_app.models import Job
@@ -127,8 +127,8 @@ def test_bad_export_requests_name_the_field(api, export_dir, body, field):
     assert not Job.objects.filter(kind="export").exists()
 
 
-def test_downloads_before_the_file_exists_are_404(api, export_dir):
-    job = Job.objects.create(kind="export", params={})
+def test_downloads_before_the_file_exists_are_404(api, researcher, export_dir):
+    job = Job.objects.create(kind="export", params={}, created_by=researcher)  # theirs to see
     assert api.get(f"/api/v1/exports/{job.pk}/download/").status_code == 404
     assert api.get("/api/v1/exports/99999999/download/").status_code == 404
     assert api.get(f"/api/v1/jobs/{job.pk}/").json()["download"] is None

@@ -4,7 +4,7 @@ the job with the importer's FILE:LINE message."""
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from crux_app.dataio.import_crux_labeling import import_crux_labeling
+from crux_app.dataio.imports.crux_labeling import import_crux_labeling
 from crux_app.models import Job, PassageQrel, Run
 from crux_app.tasks import import_data
 

@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation.task_types import PASSAGE_RATING
+from annotation.task_types.names import PASSAGE_RATING
 from tests.annotation.review_data import disagreement_collection
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.aggregation_forms import MAX_JUDGES
-from annotation.task_types import PASSAGE_RATING
+from annotation.crowd.forms import MAX_JUDGES
+from annotation.task_types.names import PASSAGE_RATING
 from tests.annotation.review_data import disagreement_collection
 
 pytestmark = pytest.mark.django_db

@@ -57,17 +57,17 @@ METHOD_URLS = {name: app for name, app in _url_owners().items() if app in JOB_AP
 
 
 def _shared_files() -> list[str]:
-    """Every module of the shared floors and every template outside a job app's folder."""
+    """Every module and template of the shared floors and every root template (a method's own
+    templates live in its folder: tests/architecture/test_app_files.py)."""
     files = [
         str(path.relative_to(ROOT))
         for package in SHARED_PACKAGES
-        for path in sorted((ROOT / package).rglob("*.py"))
+        for suffix in ("*.py", "*.html")
+        for path in sorted((ROOT / package).rglob(suffix))
         if "migrations" not in path.parts
     ]
-    own = tuple(f"templates/evaluation/{a}/" for a in JOB_APPS)
     templates = sorted((ROOT / "templates").rglob("*.html"))
-    files += [str(p.relative_to(ROOT)) for p in templates]
-    return [f for f in files if not f.startswith(own)]
+    return files + [str(p.relative_to(ROOT)) for p in templates]
 
 
 SHARED = _shared_files()
@@ -158,6 +158,7 @@ def test_shared_files_and_method_urls_are_found_from_the_installed_apps():
     assert {"agreement", "leaderboard", "judge_report"} <= set(FLOOR_3)
     assert "evaluation/agreement/views.py" in SHARED and "crux_app/page_links.py" in SHARED
     assert "templates/base.html" in SHARED
+    assert "evaluation/leaderboard/templates/evaluation/leaderboard/leaderboard.html" in SHARED
     assert not [f for f in SHARED if f.startswith("evaluation/crux/")]
 
 

@@ -4,7 +4,7 @@ The four built-in task types are declared through the registry's hooks
 (``annotation/builtin_task_types.py``) like a method's own (nugget assignment), so the review,
 quality, aggregation, selection and export code asks the entry instead of branching on a name.
 Checked with ``ast``: a module may not import or read a built-in's name constant
-(``annotation.task_types.PASSAGE_RATING``...) nor spell a built-in's key as a string.
+(``annotation.task_types.names.PASSAGE_RATING``...) nor spell a built-in's key as a string.
 """
 
 from __future__ import annotations
@@ -14,28 +14,28 @@ from pathlib import Path
 
 import pytest
 
-from annotation import task_types
 from annotation.builtin_task_types import BUILTIN_TASK_TYPES
-from annotation.task_type_registry import TASK_TYPE_REGISTRY
+from annotation.task_types import names
+from annotation.task_types.registry import TASK_TYPE_REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 ANNOTATION = ROOT / "annotation"
 KEYS = frozenset(entry.key for entry in BUILTIN_TASK_TYPES)
-# The constants of ``annotation/task_types.py`` whose value is a built-in's key (but the
+# The constants of ``annotation/task_types/names.py`` whose value is a built-in's key (but the
 # default choice of forms and commands, ``DEFAULT_TASK_TYPE``: a choice, never a branch).
 CONSTANTS = frozenset(
     name
-    for name, value in vars(task_types).items()
+    for name, value in vars(names).items()
     if name.isupper() and isinstance(value, str) and value in KEYS
 ) - {"DEFAULT_TASK_TYPE"}
 # Where a built-in is named: its declaration and the module of its names.
-DECLARATION = {"builtin_task_types.py", "task_types.py"}
+DECLARATION = {"builtin_task_types.py", "task_types/names.py"}
 # Doors whose contract is one built-in task, not shared code: the API's campaign from
 # (topic, sub-question, passage) items is a passage-rating campaign; the demo campaign command
 # makes the demo's rating campaign; the assignment manager's task 3 and 4 label query sets are
 # what the SePer and LLM-retEval methods read.
 ONE_TASK_DOORS = {
-    "campaign_api.py",
+    "campaigns/api.py",
     "management/commands/demo_campaign.py",
     "models/assignment.py",
 }
@@ -51,7 +51,7 @@ def built_in_names(source: str) -> list[str]:
         elif isinstance(node, ast.alias) and node.name in CONSTANTS:
             name = node.name
         elif isinstance(node, ast.Attribute) and node.attr in CONSTANTS:
-            if isinstance(node.value, ast.Name) and node.value.id == "task_types":
+            if isinstance(node.value, ast.Name) and node.value.id in {"task_types", "names"}:
                 name = node.attr
         elif isinstance(node, ast.Constant) and node.value in KEYS:
             name = repr(node.value)
@@ -70,7 +70,7 @@ def shared_modules() -> list[Path]:
 
 
 def test_the_constants_are_the_built_in_keys():
-    assert {getattr(task_types, name) for name in CONSTANTS} == KEYS
+    assert {getattr(names, name) for name in CONSTANTS} == KEYS
     assert len(KEYS) == 4 and set(TASK_TYPE_REGISTRY) >= KEYS
 
 

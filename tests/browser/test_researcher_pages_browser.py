@@ -201,6 +201,10 @@ TITLE_INSIDE = """() => Array.from(document.querySelectorAll("[data-plotly-figur
 })"""
 
 
+ALL_DRAWN = """() => Array.from(document.querySelectorAll("[data-plotly-figure]"))
+  .every((el) => el.querySelector(".gtitle"))"""
+
+
 def agreement_data():
     collection = make_collection("agreement browser")
     topic = make_topic(collection, "t1", n_subquestions=2)
@@ -232,8 +236,12 @@ def test_agreement_page_reads_in_one_pass(
     page = login("rita", "research-pass-1")
     page.goto(live_server.url + reverse("agreement", args=[collection.pk]) + "?resamples=20")
 
-    # The confusion matrix's title stays inside its figure, whatever the judge's name.
+    # The confusion matrix loads when scrolled to; its title stays inside its figure, whatever
+    # the judge's name.
+    expect(page.locator("[data-plotly-figure]")).to_have_count(0)
+    page.locator("#confusion-0").scroll_into_view_if_needed()
     expect(page.locator("[data-plotly-figure] .gtitle").first).to_be_visible()
+    page.wait_for_function(ALL_DRAWN)  # each loaded figure drawn, not just the first
     assert all(page.evaluate(TITLE_INSIDE))
     expect(page.locator("[data-plotly-figure] .gtitle").first).to_contain_text("Llama-3.1-70B")
 

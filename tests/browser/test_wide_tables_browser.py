@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from annotation import queue
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 from tests.annotation.campaign_data import make_annotator, make_campaign
 from tests.browser_fixtures import LAPTOP
 from tests.evaluation.crux.evaluate_collection import make_hand_collection

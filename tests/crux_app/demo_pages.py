@@ -98,6 +98,10 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
         "DATE",
     ),
     (re.compile(r"\b\d+\xa0(?:minutes?|hours?|seconds?|days?)"), "AGE"),
+    # the live banner (crux_app.freshness): the data version and time a page was computed from
+    (re.compile(r"\b(since=)[0-9a-f]{32}"), r"\1VERSION"),
+    (re.compile(r"\b(at=)[0-9][0-9A-Za-z%.:+-]*"), r"\1TIMESTAMP"),
+    (re.compile(r'(<time datetime="TIMESTAMP">)[0-9:]+(</time>)'), r"\1TIME\2"),
 )
 
 

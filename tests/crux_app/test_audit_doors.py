@@ -12,11 +12,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from annotation import queue
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import decide
-from annotation.review_selection import QueueChoice
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import decide
+from annotation.review.selection import QueueChoice
+from annotation.workspace.submission import submit
 from api.tokens import issue_token
 from crux_app.audit.context import audit_context
 from crux_app.models import AuditEvent, Judge, Judgment

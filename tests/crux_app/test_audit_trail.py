@@ -10,7 +10,7 @@ from django.db import DatabaseError, connection, transaction
 
 from api.tokens import issue_token, revoke_token
 from crux_app.audit.context import audit_context
-from crux_app.dataio.import_crux import import_crux
+from crux_app.dataio.imports.crux import import_crux
 from crux_app.dataio.staged_upsert import StagedUpsert
 from crux_app.models import AuditEvent, Collection, Judgment, PassageQrel
 from crux_app.models.audit import AppendOnly

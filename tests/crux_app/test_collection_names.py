@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from crux_app.collection_names import collection_name_problem
 from crux_app.dataio.errors import ImportFailure
-from crux_app.dataio.import_topics import import_topics
+from crux_app.dataio.imports.topics import import_topics
 from crux_app.models import Collection, Job
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from crux_app.dataio.export_labels import export_labels, qlabels_line, qrels_line
-from crux_app.dataio.import_crux import import_crux
-from crux_app.dataio.import_crux_labeling import import_crux_labeling
+from crux_app.dataio.imports.crux import import_crux
+from crux_app.dataio.imports.crux_labeling import import_crux_labeling
 from crux_app.models import GeneratedOutput, Judge, Judgment, SubQuestion
 
 from .importer_inputs import hub_release, read_jsonl

@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from crux_app.dataio.import_crux import (
+from crux_app.dataio.imports.crux import (
     RELEASE_JUDGE_MODEL,
     RELEASE_PROMPT_VERSION,
     import_crux,

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from crux_app.dataio.import_crux_labeling import import_crux_labeling
+from crux_app.dataio.imports.crux_labeling import import_crux_labeling
 from crux_app.models import (
     CoverageLabel,
     GeneratedOutput,

@@ -3,7 +3,7 @@ qrels named by the file stem; a bad line names FILE:LINE and nothing is written.
 
 import pytest
 
-from crux_app.dataio.import_crux_labeling import import_crux_labeling
+from crux_app.dataio.imports.crux_labeling import import_crux_labeling
 from crux_app.models import PassageQrel
 
 from .importer_inputs import copy_platform, row_counts, write_lines

@@ -6,7 +6,7 @@ from django.db import IntegrityError, connection, transaction
 
 from crux_app.dataio import rating_vectors, reference_checks, staged_upsert
 from crux_app.dataio.errors import ImportFailure
-from crux_app.dataio.import_crux import import_crux
+from crux_app.dataio.imports.crux import import_crux
 from crux_app.dataio.reference_checks import may_skip_row_triggers
 from crux_app.dataio.staged_upsert import StagedUpsert
 from crux_app.models import Judgment, Passage, PassageQrel, SubtopicQrel, Topic

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from crux_app.dataio.import_passages import import_passages
+from crux_app.dataio.imports.passages import import_passages
 from crux_app.models import Passage
 
 from .importer_inputs import row_counts, write_jsonl, write_lines

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from crux_app.dataio.import_qa import import_qa
+from crux_app.dataio.imports.qa import import_qa
 from crux_app.models import Collection, Passage, PassageQrel, Run, SubQuestion, Topic
 
 from .importer_inputs import row_counts, write_jsonl

@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from crux_app.dataio.import_qrels import import_qrels
+from crux_app.dataio.imports.qrels import import_qrels
 from crux_app.dataio.qrels_judge import judge_of_source, qrels_judges
 from crux_app.inputs import qrels_sources, resolve_qrels_source
 from crux_app.models import Collection, Judge, Passage, PassageQrel

@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from crux_app.dataio.import_crux_labeling import import_crux_labeling
-from crux_app.dataio.import_run import import_run
+from crux_app.dataio.imports.crux_labeling import import_crux_labeling
+from crux_app.dataio.imports.run import import_run
 from crux_app.models import Run
 
 from .importer_inputs import row_counts, write_lines

@@ -8,8 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from crux_app.dataio.import_run import import_run
-from crux_app.dataio.import_topics import import_topics
+from crux_app.dataio.imports.run import import_run
+from crux_app.dataio.imports.topics import import_topics
 from crux_app.models import Passage, Run
 
 from .importer_inputs import row_counts, write_lines

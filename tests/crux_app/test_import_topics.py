@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from crux_app.dataio.import_topics import import_topics
+from crux_app.dataio.imports.topics import import_topics
 from crux_app.models import Collection, Topic
 
 from .importer_inputs import row_counts, write_jsonl, write_lines

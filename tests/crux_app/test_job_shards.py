@@ -20,6 +20,7 @@ from crux_app.jobs.shards import (
     renew_lease,
     shard_cuts,
 )
+from crux_app.jobs.usage import ModelUsage
 from crux_app.models import Job, JobShard
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +93,8 @@ def test_a_live_lease_is_not_claimed_twice_and_a_stale_one_is_taken_over(job, se
     assert "another worker resumes it" not in stalled.text  # no promise nobody may keep
 
 
-def test_the_page_says_which_worker_resumes_a_stalled_shard(job, researcher_client):
+def test_the_page_says_which_worker_resumes_a_stalled_shard(job, researcher_client, researcher):
+    Job.objects.filter(pk=job.pk).update(created_by=researcher)  # no collection: theirs to see
     plan_job(job, [[1], [2]])
     shard = claim_shard(job.pk, "a@host")
     _stall(shard)
@@ -210,15 +212,22 @@ def test_a_batch_counts_its_items_and_tokens_in_one_go_and_the_last_ends_the_sha
     plan_job(job, [[1, 2], [3]])
     Job.objects.filter(pk=job.pk).update(prompt_tokens=5)
     shard = claim_shard(job.pk, "a@host")
-    first = record_batch(shard, 0, {"judged": 2}, tokens=(10, 2), end_if_done=True)
+    judge = ModelUsage(calls=3, prompt_tokens=10, completion_tokens=2, forward_tokens=40)
+    first = record_batch(shard, 0, {"judged": 2}, usage={"judge": judge}, end_if_done=True)
     assert first and first.wanted and shard.state == JobShard.State.RUNNING
     cancel_job(job)
-    last = record_batch(shard, 1, {"judged": 1}, tokens=(4, 1), end_if_done=True)
+    usage = {"judge": ModelUsage(1, 4, 1, 9), "embedder": ModelUsage(calls=2, forward_tokens=30)}
+    last = record_batch(shard, 1, {"judged": 1}, usage=usage, end_if_done=True)
     assert last and not last.wanted  # counted all the same; the runner stops asking for more
     shard.refresh_from_db()
     assert (shard.state, shard.lease_token, shard.done) == (JobShard.State.SUCCEEDED, "", 3)
     job.refresh_from_db()
     assert (job.done, job.prompt_tokens, job.completion_tokens) == (3, 19, 3)
+    per_role = {
+        u.role: (u.calls, u.prompt_tokens, u.completion_tokens, u.forward_tokens)
+        for u in job.model_usage.all()
+    }
+    assert per_role == {"embedder": (2, 0, 0, 30), "judge": (4, 14, 3, 49)}
 
 
 def test_a_batch_costs_a_fixed_few_statements(settings):

@@ -57,14 +57,14 @@ def _age_resume(job: Job, settings) -> None:
 
 
 @pytest.fixture
-def dead_and_busy(settings):
+def dead_and_busy(settings, researcher):
     """DENSE-like job X stalled on dead@host (no heartbeat any more); the only live gpu worker,
-    busy@host (one slot), runs job Y."""
+    busy@host (one slot), runs job Y; both the researcher's (they have no collection)."""
     record_heartbeat("busy@host", ["gpu"], 1)
-    other = Job.objects.create(kind=GPU_KIND, total=4)
+    other = Job.objects.create(kind=GPU_KIND, total=4, created_by=researcher)
     plan_job(other, [[1], [2]])
     claim_shard(other.pk, "busy@host")
-    stalled = Job.objects.create(kind=GPU_KIND, total=9)
+    stalled = Job.objects.create(kind=GPU_KIND, total=9, created_by=researcher)
     plan_job(stalled, [[1], [2]])
     shard = claim_shard(stalled.pk, "dead@host")
     _stall(shard, settings)
@@ -139,8 +139,12 @@ def test_a_second_stalled_shard_of_the_same_job_gets_no_second_resume(broker, se
     assert _queued(broker) == 1
 
 
-def test_run_next_moves_a_waiting_job_first_in_its_queues_line(researcher_client, annotator):
-    first, second, third = (Job.objects.create(kind=GPU_KIND) for _ in range(3))
+def test_run_next_moves_a_waiting_job_first_in_its_queues_line(
+    researcher_client, researcher, annotator
+):
+    first, second, third = (
+        Job.objects.create(kind=GPU_KIND, created_by=researcher) for _ in range(3)
+    )
     assert [w.job_id for w in queue_line("gpu")] == [first.pk, second.pk, third.pk]
     html = researcher_client.get(reverse("job-detail", args=[third.pk])).content.decode()
     assert "<b>position 3</b>" in html and 'id="job-move-up"' in html

@@ -45,11 +45,11 @@ def _queued(client: redis.Redis) -> int:
 
 
 def test_a_job_started_while_the_broker_is_down_waits_and_is_sent_later(
-    broker, django_capture_on_commit_callbacks, researcher_client
+    broker, django_capture_on_commit_callbacks, researcher_client, researcher
 ):
     worker_fixtures._use_broker(NOBODY_LISTENS, None)
     with django_capture_on_commit_callbacks(execute=True):
-        job = start_job("generate_answers", {"k": 1})  # no 500, no exception
+        job = start_job("generate_answers", {"k": 1}, user=researcher)  # no 500, no exception
     job.refresh_from_db()
     assert job.state == Job.State.PENDING and job.outbox_since is not None
     html = researcher_client.get(f"/jobs/{job.pk}/").content.decode()

@@ -18,8 +18,9 @@ from crux_app.models.job import JobCancelled
 pytestmark = pytest.mark.django_db
 
 
-def _job(state: str = Job.State.PENDING) -> Job:
-    return Job.objects.create(kind="generate_answers", state=state)
+def _job(state: str = Job.State.PENDING, owner=None) -> Job:  # noqa: ANN001 (a user)
+    """A job of no collection: its starter's (``owner``) to see and cancel."""
+    return Job.objects.create(kind="generate_answers", state=state, created_by=owner)
 
 
 def test_a_pending_job_is_cancelled_at_once_and_never_started():
@@ -106,8 +107,11 @@ def test_resuming_a_cancelled_job_clears_the_cancel_and_runs_the_rest(
     assert (job.state, job.done) == (Job.State.SUCCEEDED, 2)
 
 
-def test_the_cancel_button_posts_and_says_what_happens(researcher_client):
-    pending, running, done = _job(), _job(Job.State.RUNNING), _job(Job.State.SUCCEEDED)
+def test_the_cancel_button_posts_and_says_what_happens(researcher_client, researcher):
+    pending, running, done = (
+        _job(state, researcher)
+        for state in (Job.State.PENDING, Job.State.RUNNING, Job.State.SUCCEEDED)
+    )
 
     response = researcher_client.post(reverse("job-cancel", args=[pending.pk]), follow=True)
     # Named as every page names a job (crux_app.jobs.names), not by its raw kind.
@@ -129,8 +133,8 @@ def test_the_cancel_button_posts_and_says_what_happens(researcher_client):
     assert "only pending or running jobs can be cancelled" in response.content.decode()
 
 
-def test_cancel_asks_to_confirm_first_without_a_script(researcher_client):
-    job, done = _job(Job.State.RUNNING), _job(Job.State.SUCCEEDED)
+def test_cancel_asks_to_confirm_first_without_a_script(researcher_client, researcher):
+    job, done = _job(Job.State.RUNNING, researcher), _job(Job.State.SUCCEEDED, researcher)
     detail = researcher_client.get(reverse("job-detail", args=[job.pk])).content.decode()
     url = reverse("job-cancel", args=[job.pk])
     # The job's page links the confirmation; no form there cancels in one click.

@@ -43,9 +43,12 @@ def test_filters_by_kind_state_and_collection(researcher_client):
     assert '<option value="seper" selected>' in html  # the form keeps its choice
 
 
-def test_pages_of_fifty_keep_the_filter_and_the_polling_keeps_both(researcher_client):
-    Job.objects.bulk_create(Job(kind="seper", state=Job.State.SUCCEEDED) for _ in range(60))
-    Job.objects.create(kind="import", state=Job.State.PENDING)
+def test_pages_of_fifty_keep_the_filter_and_the_polling_keeps_both(researcher_client, researcher):
+    # Jobs of no collection: their starter's to see.
+    Job.objects.bulk_create(
+        Job(kind="seper", state=Job.State.SUCCEEDED, created_by=researcher) for _ in range(60)
+    )
+    Job.objects.create(kind="import", state=Job.State.PENDING, created_by=researcher)
     first = researcher_client.get(LIST, {"kind": "seper"}).content.decode()
     assert len(_rows(first)) == 50 and "1–50 of 60 jobs" in first
     assert 'href="?kind=seper&amp;page=2#jobs" rel="next"' in first
@@ -75,9 +78,10 @@ def test_garbage_parameters_are_a_400_not_a_500(researcher_client, query):
         assert response.status_code == 400, (url, query)
 
 
-def test_rows_show_the_queue_place_and_the_time_left(researcher_client):
+def test_rows_show_the_queue_place_and_the_time_left(researcher_client, researcher):
     record_heartbeat("gpu@host", ["gpu"], 1)
     running = Job.objects.create(
+        created_by=researcher,
         kind="generate_answers",
         state=Job.State.RUNNING,
         worker="gpu@host",
@@ -85,9 +89,9 @@ def test_rows_show_the_queue_place_and_the_time_left(researcher_client):
         total=40,
         running_since=timezone.now() - timedelta(seconds=200),
     )
-    first = Job.objects.create(kind="seper")
-    second = Job.objects.create(kind="dense")
-    upload = Job.objects.create(kind="import")
+    first = Job.objects.create(kind="seper", created_by=researcher)
+    second = Job.objects.create(kind="dense", created_by=researcher)
+    upload = Job.objects.create(kind="import", created_by=researcher)
     html = researcher_client.get(LIST).content.decode()
     for job, text in [
         (running, "about 10 min 0 s left"),

@@ -12,10 +12,11 @@ from tests.evaluation.backends.fake_generator import RecordingGenerator
 pytestmark = pytest.mark.django_db
 
 
-def _failed_job(collection=None) -> Job:
+def _failed_job(collection=None, owner=None) -> Job:
     job = Job.objects.create(
         kind="generate_answers",
         collection=collection,
+        created_by=owner,  # a job of no collection is its starter's to see
         state=Job.State.FAILED,
         done=1,
         total=4,
@@ -51,8 +52,10 @@ def test_list_shows_jobs_with_state_progress_duration_and_errors(researcher_clie
     assert 'hx-trigger="every 1s"' not in html  # nothing unfinished: no polling
 
 
-def test_table_polls_while_a_job_is_unfinished_and_stops_after(researcher_client):
-    job = Job.objects.create(kind="generate_answers", state=Job.State.RUNNING, done=2, total=8)
+def test_table_polls_while_a_job_is_unfinished_and_stops_after(researcher_client, researcher):
+    job = Job.objects.create(
+        kind="generate_answers", state=Job.State.RUNNING, done=2, total=8, created_by=researcher
+    )
     html = researcher_client.get(reverse("job-list")).content.decode()
     assert f'hx-get="{reverse("job-table")}" hx-trigger="every 1s" hx-swap="outerHTML"' in html
 
@@ -82,7 +85,7 @@ def test_detail_shows_params_errors_and_retry_for_failed_jobs(researcher_client)
 
 
 def test_only_staff_see_an_errors_traceback_with_its_server_paths(researcher_client, researcher):
-    job = _failed_job()
+    job = _failed_job(owner=researcher)
     url = reverse("job-detail", args=[job.pk])
     researcher_page = researcher_client.get(url).content.decode()
     assert "RuntimeError: CUDA out of memory" in researcher_page
@@ -99,8 +102,10 @@ def test_only_staff_see_an_errors_traceback_with_its_server_paths(researcher_cli
     assert "gen.py" in partial
 
 
-def test_detail_status_polls_while_running_and_serves_a_partial(researcher_client):
-    job = Job.objects.create(kind="generate_answers", state=Job.State.RUNNING, done=1, total=3)
+def test_detail_status_polls_while_running_and_serves_a_partial(researcher_client, researcher):
+    job = Job.objects.create(
+        kind="generate_answers", state=Job.State.RUNNING, done=1, total=3, created_by=researcher
+    )
     url = reverse("job-detail", args=[job.pk])
     html = researcher_client.get(url).content.decode()
     assert f'hx-get="{url}" hx-trigger="every 1s"' in html
@@ -130,8 +135,10 @@ def test_retry_post_sends_the_job_again(
     assert job.celery_task_id != old_task_id
 
 
-def test_retry_of_a_running_job_is_refused_with_a_message(researcher_client):
-    job = Job.objects.create(kind="generate_answers", state=Job.State.RUNNING)
+def test_retry_of_a_running_job_is_refused_with_a_message(researcher_client, researcher):
+    job = Job.objects.create(
+        kind="generate_answers", state=Job.State.RUNNING, created_by=researcher
+    )
     response = researcher_client.post(reverse("job-retry", args=[job.pk]), follow=True)
     assert (
         f"job #{job.pk} is running; only finished jobs can be retried" in response.content.decode()
@@ -182,8 +189,8 @@ def test_annotators_get_403_and_anonymous_users_go_to_login(client, annotator, m
     assert Job.objects.get(pk=1).state == Job.State.FAILED
 
 
-def test_a_pending_job_waits_instead_of_showing_an_empty_progress(researcher_client):
-    job = Job.objects.create(kind="generate_answers")
+def test_a_pending_job_waits_instead_of_showing_an_empty_progress(researcher_client, researcher):
+    job = Job.objects.create(kind="generate_answers", created_by=researcher)
     body = researcher_client.get(reverse("job-table"), HTTP_HX_REQUEST="true").content.decode()
     row = body[body.index(f'id="job-{job.pk}"') :]
     assert "waiting for a worker" in row and "0/0" not in row

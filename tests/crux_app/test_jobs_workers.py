@@ -29,10 +29,12 @@ def _running_on(worker: str, kind: str = GPU_KIND) -> Job:
     return Job.objects.create(kind=kind, state=Job.State.RUNNING, worker=worker, total=9)
 
 
-def test_a_worker_on_both_queues_busy_with_a_gpu_job_holds_up_a_cpu_job(researcher_client):
+def test_a_worker_on_both_queues_busy_with_a_gpu_job_holds_up_a_cpu_job(
+    researcher_client, researcher
+):
     record_heartbeat("both@host", ["gpu", "cpu"], 1)
     _running_on("both@host")
-    upload = Job.objects.create(kind=CPU_KIND)
+    upload = Job.objects.create(kind=CPU_KIND, created_by=researcher)  # theirs to see
 
     place = queue_place(upload, with_workers=True)
     assert (place.queue, place.position, place.running) == ("cpu", 1, 0)
@@ -44,24 +46,24 @@ def test_a_worker_on_both_queues_busy_with_a_gpu_job_holds_up_a_cpu_job(research
     assert "job of another queue), 0 free." in html
 
 
-def test_a_worker_of_its_own_for_the_cpu_queue_is_free(researcher_client):
+def test_a_worker_of_its_own_for_the_cpu_queue_is_free(researcher_client, researcher):
     record_heartbeat("gpu@host", ["gpu"], 1)
     record_heartbeat("cpu@host", ["cpu"], 1)
     _running_on("gpu@host")
-    upload = Job.objects.create(kind=CPU_KIND)
+    upload = Job.objects.create(kind=CPU_KIND, created_by=researcher)  # theirs to see
     assert queue_workers("cpu").free == 1 and queue_workers("gpu").free == 0
     html = researcher_client.get(reverse("job-detail", args=[upload.pk])).content.decode()
     assert 'the <span class="mono">cpu</span> queue: all free.' in html
 
 
-def test_without_a_live_worker_the_page_says_none_serves_the_queue(researcher_client):
+def test_without_a_live_worker_the_page_says_none_serves_the_queue(researcher_client, researcher):
     record_heartbeat("old@host", ["gpu", "cpu"], 2)
     WorkerHeartbeat.objects.update(
         seen_at=timezone.now() - timedelta(seconds=STALE_AFTER_SECONDS + 1)
     )
     record_heartbeat("gpu@host", ["gpu"], 1)
     assert [w.hostname for w in live_workers()] == ["gpu@host"]
-    upload = Job.objects.create(kind=CPU_KIND)
+    upload = Job.objects.create(kind=CPU_KIND, created_by=researcher)  # theirs to see
     html = researcher_client.get(reverse("job-detail", args=[upload.pk])).content.decode()
     assert 'No worker is serving the <span class="mono">cpu</span> queue</b>' in html
     assert queue_workers("gpu").slots == 1

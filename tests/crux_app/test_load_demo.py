@@ -131,6 +131,10 @@ def test_load_demo_imports_both_collections_and_creates_the_accounts(client, pas
     researcher = get_user_model().objects.get(username="researcher")
     assert researcher.is_staff
     assert list(researcher.groups.values_list("name", flat=True)) == [RESEARCHER]
+    # The demo's researcher manages the workspace `default`, where the demo collections are.
+    membership = researcher.workspace_memberships.get()
+    assert (membership.workspace.name, membership.role) == ("default", "manager")
+    assert {demo.workspace_id, qa.workspace_id} == {membership.workspace_id}
     annotator = get_user_model().objects.get(username="annotator")
     assert not annotator.is_staff
     assert list(annotator.groups.values_list("name", flat=True)) == [ANNOTATOR]
@@ -138,6 +142,7 @@ def test_load_demo_imports_both_collections_and_creates_the_accounts(client, pas
     assert logs_in(client, "researcher", kept["researcher"])
     assert client.get("/admin/").status_code == 200
     assert client.get("/admin/crux_app/collection/").status_code == 200
+    assert not annotator.workspace_memberships.exists()
     assert logs_in(client, "annotator", kept["annotator"])
 
 

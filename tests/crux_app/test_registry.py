@@ -121,7 +121,7 @@ def test_ready_registers_every_declared_entry_into_its_registry():
 
 def test_declared_annotation_task_types_go_to_annotations_task_type_registry():
     # The toy entry and what the campaign code does with it: tests/annotation.
-    from annotation.task_type_registry import TASK_TYPE_REGISTRY
+    from annotation.task_types.registry import TASK_TYPE_REGISTRY
     from tests.annotation.toy_task_type import TOY, TOY_KEY
 
     try:

@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from crux_app.dataio.catalog import IMPORT_FORMATS, upload_formats
-from crux_app.dataio.import_job import ImportJobParams, run_import_job, start_import_job
+from crux_app.dataio.imports.job import ImportJobParams, run_import_job, start_import_job
 from crux_app.dataio.uploads import store_file
 from crux_app.models import Job, Judge, PassageQrel
 

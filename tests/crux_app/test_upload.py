@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from crux_app.dataio.import_crux_labeling import import_crux_labeling
-from crux_app.dataio.import_job import import_summary, run_import_job
+from crux_app.dataio.imports.crux_labeling import import_crux_labeling
+from crux_app.dataio.imports.job import import_summary, run_import_job
 from crux_app.dataio.results import ImportResult
 from crux_app.jobs.catalog import get_kind
 from crux_app.jobs.service import retry_job

@@ -127,8 +127,10 @@ def test_only_a_failed_or_cancelled_import_can_be_replaced(post, eager, state):
     assert not Topic.objects.exists()
 
 
-def test_a_job_of_another_kind_has_no_upload_to_replace(post):
-    job = Job.objects.create(kind="import-not", state=Job.State.FAILED, params={})
+def test_a_job_of_another_kind_has_no_upload_to_replace(post, researcher):
+    job = Job.objects.create(
+        kind="import-not", state=Job.State.FAILED, params={}, created_by=researcher
+    )
     response = post(
         reverse("job-replace-upload", args=[job.pk]),
         {"file": SimpleUploadedFile("topics.tsv", GOOD_TOPICS)},

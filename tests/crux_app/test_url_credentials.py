@@ -64,6 +64,7 @@ def test_a_job_failed_before_its_batches_stores_the_message_masked(job, caplog):
 def test_the_job_page_never_shows_the_password(job, researcher_client, researcher):
     researcher.is_staff = True  # staff see the traceback too
     researcher.save(update_fields=["is_staff"])
+    Job.objects.filter(pk=job.pk).update(created_by=researcher)  # theirs to see
     with fail_job_on_error(job):
         raise RuntimeError(f"model server http://u:{SECRET}@gpu:8000/v1 is unreachable")
     html = researcher_client.get(reverse("job-detail", args=[job.pk])).content.decode()

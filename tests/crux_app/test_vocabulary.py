@@ -11,15 +11,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from annotation import selection, task_types
-from annotation.task_types import FAILURE_CATEGORY, PASSAGE_RATING
+from annotation.queue import selection
+from annotation.task_types import names as task_types
+from annotation.task_types.names import FAILURE_CATEGORY, PASSAGE_RATING
 from crux_app import vocabulary
-from crux_app.dataio import import_qa
+from crux_app.dataio.imports import qa as qa_import
 from crux_app.vocabulary import FAILURE_TAXONOMY, RUBRIC_LEVELS
 from evaluation.crux.matrix.forms import RATING_CHOICES
 from evaluation.crux.method.judge_prompts import CRUX_RUBRIC_V1, RUBRIC_GUIDELINE
 from evaluation.reteval.method import verdicts
 from tests.annotation.campaign_data import make_annotator, make_campaign
+from tests.project_files import files_in, static_folders
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +72,7 @@ def test_failure_categories_are_defined_once():
 
 def test_source_names_are_the_vocabulary_s():
     assert vocabulary.QA_GOLD_SOURCE == "qa_gold" and vocabulary.SEMI_GOLD_PREFIX == "semi-gold"
-    assert import_qa.GOLD_SOURCE is vocabulary.QA_GOLD_SOURCE
+    assert qa_import.GOLD_SOURCE is vocabulary.QA_GOLD_SOURCE
     assert selection.QA_GOLD_SOURCE is vocabulary.QA_GOLD_SOURCE
     assert selection.SEMI_GOLD_PREFIX is vocabulary.SEMI_GOLD_PREFIX
 
@@ -100,7 +102,7 @@ def test_workspace_failure_choices_are_the_vocabulary_s():
 
 
 def test_the_workspace_script_holds_no_copy_of_the_categories():
-    for path in (ROOT / "static" / "js").glob("*.js"):
+    for _, path in files_in(static_folders(), "*.js"):
         source = path.read_text()
         for category in FAILURE_TAXONOMY:
             assert category.description not in source, path

@@ -13,7 +13,7 @@ from crux_app.models import Job, WorkerHeartbeat
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_started_worker_reports_its_queues(start_worker, researcher_client):
+def test_a_started_worker_reports_its_queues(start_worker, researcher, researcher_client):
     worker = start_worker()
     deadline = time.monotonic() + 30
     while not WorkerHeartbeat.objects.exists() and time.monotonic() < deadline:
@@ -23,6 +23,6 @@ def test_a_started_worker_reports_its_queues(start_worker, researcher_client):
     assert (row.queues, row.concurrency) == (["cpu", "gpu"], 1)
 
     # A job of a kind whose task the worker never sees stays pending: its page counts the slot.
-    pending = Job.objects.create(kind="import")
+    pending = Job.objects.create(kind="import", created_by=researcher)
     html = researcher_client.get(reverse("job-detail", args=[pending.pk])).content.decode()
     assert 'the <span class="mono">cpu</span> queue: all free.' in html

@@ -17,6 +17,7 @@ import yaml
 from django.conf import settings
 from django.utils import timezone
 
+from crux_app.jobs.usage import ModelUsage
 from crux_app.models import Job
 from operations.queues import declared_queues
 from tests.operations.heartbeats import fresh_workers
@@ -178,7 +179,8 @@ def test_the_dockerfile_copies_what_exists_and_runs_a_procfile_process_unprivile
 def test_the_grafana_dashboard_plots_only_exposed_metrics(client):
     dashboard = json.loads((DEPLOY / "grafana-dashboard.json").read_text())
     fresh_workers()
-    Job.objects.create(kind="import", state=Job.State.RUNNING, running_since=timezone.now())
+    job = Job.objects.create(kind="import", state=Job.State.RUNNING, running_since=timezone.now())
+    job.add_usage({"embedder": ModelUsage(calls=1, forward_tokens=8)})  # a model was called
     exposed = {name for name, _ in scrape(client)}
     client.get("/accounts/login/")
     exposed |= {name for name, _ in scrape(client)}

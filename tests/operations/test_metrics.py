@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
 
 from crux_app.jobs.runner import run_batches
 from crux_app.models import Job
@@ -73,6 +74,29 @@ def test_a_job_that_runs_moves_the_job_figures(client, settings):
     assert sample(after, "crux_job_items_done", kind="import") == 3
     assert sample(after, "crux_job_shards", state="pending") == 0
     assert sample(after, "crux_job_model_tokens", kind="import", type="prompt") == 0
+
+
+@pytest.mark.models
+def test_model_calls_per_role_and_imported_rows_are_counted(client, embedder, tmp_path):
+    before = scrape(client)
+    assert ("crux_import_rows_total", (("format", "qrels"),)) in before  # known before any
+    topics = tmp_path / "topics.tsv"
+    topics.write_text("t1\tWhat is DENSE?\nt2\tWhat is SePer?\nt3\tWhat is CRUX?\n")
+    call_command("import_topics", "--collection", "metrics", str(topics), verbosity=0)
+    batches = [["one text"], ["another, longer text", "a third text"]]
+    job = Job.objects.create(kind="generate_answers")
+    run_batches(job, batches, lambda batch: {"embedded": len(embedder.embed(batch))})
+    after = scrape(client)
+    assert (
+        sample(after, "crux_import_rows_total", format="topics")
+        == sample(before, "crux_import_rows_total", format="topics") + 3
+    )
+    # The embedder names its role; one forward pass per batch, each padded to its longest text.
+    shapes = [embedder.model.tokenize(batch)["input_ids"].shape for batch in batches]
+    role = {"kind": "generate_answers", "role": "embedder"}
+    assert sample(after, "crux_job_model_calls", **role) == 2
+    assert sample(after, "crux_job_model_forward_tokens", **role) == sum(r * w for r, w in shapes)
+    assert sample(after, "crux_job_model_calls", kind="generate_answers", role="judge") == 0
 
 
 def test_worker_heartbeat_ages_and_stored_rows_are_exposed(client):

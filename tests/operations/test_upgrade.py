@@ -8,10 +8,15 @@ import io
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 
+from crux_app.models import Collection, WorkspaceMember
+from crux_app.models.workspace import DEFAULT_WORKSPACE
+from crux_app.roles import RESEARCHER
 from operations.schema_states import (
     migrate_to_earlier_state,
     migrate_to_today,
@@ -34,6 +39,13 @@ def _tables() -> set[str]:
     return set(connection.introspection.table_names())
 
 
+def _researcher_of_the_earlier_state():
+    """A researcher as the earlier state made one: an account in the group, no workspace."""
+    user = get_user_model().objects.create_user("earlier", password="earlier-pass-1")
+    user.groups.add(Group.objects.get_or_create(name=RESEARCHER)[0])
+    return user
+
+
 def test_an_earlier_schema_with_a_collection_migrates_to_today_unchanged(settings):
     settings.TOKENIZER_MODEL = "whitespace"
     make_hand_collection()
@@ -47,6 +59,7 @@ def test_an_earlier_schema_with_a_collection_migrates_to_today_unchanged(setting
         assert "crux_app_jobshard" not in _tables()  # added after the earlier commit
         assert "webhooks_endpoint" not in _tables()
         written = write_rows(historical, rows)
+        researcher = _researcher_of_the_earlier_state()
     finally:
         migrate_to_today()
     assert {"crux_app_jobshard", "webhooks_endpoint"} <= _tables()
@@ -55,3 +68,9 @@ def test_an_earlier_schema_with_a_collection_migrates_to_today_unchanged(setting
     for label, count in written.items():
         assert len(after[label]) == count, label
     assert {args: _leaderboard(*args) for args in expected} == expected
+    # Nobody loses access: the collection is in `default`, whose researcher the account now is.
+    hand = Collection.objects.get(name="hand")
+    assert hand.workspace.name == DEFAULT_WORKSPACE
+    member = WorkspaceMember.objects.get(user=researcher)
+    assert (member.workspace_id, member.role) == (hand.workspace_id, "researcher")
+    assert list(Collection.objects.visible_to(researcher, write=True)) == [hand]

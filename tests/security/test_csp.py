@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 
-TEMPLATES = Path(settings.BASE_DIR) / "templates"
+from tests.project_files import files_in, template_folders
+
 # The agreement and judge reports are self-contained downloads (plotly and their figures
 # inline, from the shell both extend), opened from disk, never served as a page.
 STANDALONE = {
@@ -47,19 +47,19 @@ def test_pages_carry_a_policy_that_allows_only_this_sites_scripts(client, resear
         assert [d for d, v in directives.items() if "'unsafe-inline'" in v] == ["style-src"]
 
 
-def served_templates() -> list[Path]:
+def served_templates() -> list[tuple[str, Path]]:
+    """(name, path) of every template of the project, the root's and each app's folder's."""
     return [
-        path
-        for path in sorted(TEMPLATES.rglob("*.html"))
-        if path.relative_to(TEMPLATES).as_posix() not in STANDALONE
+        (name, path)
+        for name, path in files_in(template_folders(), "*.html")
+        if name not in STANDALONE
     ]
 
 
 def test_no_served_template_has_an_inline_script_or_event_handler():
     inline = []
-    for path in served_templates():
+    for name, path in served_templates():
         text = path.read_text()
-        name = path.relative_to(TEMPLATES).as_posix()
         for match in SCRIPT_TAG.finditer(text):
             attributes = match.group(1)
             if "src=" not in attributes and "application/json" not in attributes:
@@ -68,7 +68,9 @@ def test_no_served_template_has_an_inline_script_or_event_handler():
         if "javascript:" in text:
             inline.append(f"{name}: javascript: URL")
     assert inline == []
-    assert len(served_templates()) > 50  # the scan did find the templates
+    names = [name for name, _ in served_templates()]
+    assert len(names) > 50  # the scan did find the templates, the methods' folders' too
+    assert "base.html" in names and "evaluation/crux/topic_matrix.html" in names
 
 
 @pytest.mark.django_db

@@ -67,8 +67,10 @@ def test_pages_work_under_the_policy(researcher, login, page, page_errors, live_
     expect(page.locator('.source[data-source="folder"]')).to_be_hidden()
     assert violations(page) == []
 
-    # Agreement: static/js/plots.js draws the figures with the local plotly.
+    # Agreement: static/js/plots.js draws the figures with the local plotly, each loaded when
+    # scrolled to.
     page.goto(live_server.url + reverse("agreement", args=[collection.pk]) + "?resamples=20")
+    page.locator("#confusion-0").scroll_into_view_if_needed()
     expect(page.locator("[data-plotly-figure] .main-svg").first).to_be_visible()
     drawn = page.locator("[data-plotly-figure] .main-svg")
     assert drawn.count() >= 1

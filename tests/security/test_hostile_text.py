@@ -13,8 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from annotation import queue
 from annotation.models import Assignment, ReviewCampaign, ReviewDecision
+from annotation.queue import queue
 from api.tokens import issue_token
 from crux_app.models import Job
 from evaluation.nuggets.post_edit_task import KEY as POST_EDIT

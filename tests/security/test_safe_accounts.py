@@ -10,12 +10,12 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from annotation import campaign_setup
-from annotation.campaign_setup import SelectionOptions
-from annotation.forms import CampaignForm
+from annotation.campaigns import setup as campaign_setup
+from annotation.campaigns.forms import CampaignForm
+from annotation.campaigns.setup import SelectionOptions
 from annotation.models import AnnotatorProfile, Campaign
-from annotation.selection import SelectionError
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue.selection import SelectionError
+from annotation.task_types.names import PASSAGE_RATING
 from crux_app.roles import RESEARCHER, add_role
 from tests.annotation.campaign_data import make_campaign, report_collection
 

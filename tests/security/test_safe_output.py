@@ -13,10 +13,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotation import queue
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
 from annotation.templatetags.annotation_tags import guidelines_html
+from annotation.workspace.submission import submit
 from crux_app.csv_safety import safe_cell, safe_frame, safe_row
 from crux_app.models import Run
 from evaluation.agreement.report_export import SECTIONS, to_csv
@@ -211,7 +211,7 @@ def test_reteval_csv_neutralises_a_hostile_run_name():
 
 @pytest.mark.django_db
 def test_a_platform_export_refuses_a_malformed_annotator_name_with_a_400(researcher_client):
-    from annotation.task_types import PASSAGE_RATING
+    from annotation.task_types.names import PASSAGE_RATING
     from tests.annotation.campaign_data import make_campaign
 
     campaign = make_campaign(PASSAGE_RATING)

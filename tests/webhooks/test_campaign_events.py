@@ -3,10 +3,10 @@ has its overlap, ``campaign.label_quota_reached`` at items x overlap labels; eac
 
 import pytest
 
-from annotation import queue
 from annotation.models import CampaignItem
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 from tests.annotation.campaign_data import make_annotator, make_campaign
 from tests.webhooks.endpoints import make_endpoint
 from webhooks.event_types import CAMPAIGN_COMPLETED, CAMPAIGN_LABEL_QUOTA_REACHED

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from crux_app.models import Job
 from tests.crux_app.factories import make_collection
+from tests.webhooks.endpoints import hooks_admin
 from tests.worker_fixtures import (
     BROKER_URL,
     CELERY,
@@ -57,7 +58,11 @@ def test_job_event_is_delivered_by_the_worker_with_a_retry(webhook_env, start_wo
     worker = start_worker(queues=QUEUE)  # no `cpu` worker: deliveries need none
     collection = make_collection("hooked")
     Endpoint.objects.create(
-        url=receiver.url, secret=SECRET, collection=collection, events=[JOB_SUCCEEDED]
+        url=receiver.url,
+        secret=SECRET,
+        collection=collection,
+        events=[JOB_SUCCEEDED],
+        created_by=hooks_admin(),  # its maker sees the collection: the event goes out
     )
     job = Job.objects.create(kind="judge", collection=collection)
     job.state, job.message = Job.State.SUCCEEDED, "judged 3"

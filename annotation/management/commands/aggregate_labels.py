@@ -1,6 +1,6 @@
 """manage.py aggregate_labels --collection C --task TASK [--judges J ...] [--campaign SLUG]
 --method M [--name N] [--seed S] [--format json|text]: people's labels of a task combined by a
-crowd model into the judge ``aggregated:<name>`` (``annotation/label_aggregation.py``)."""
+crowd model into the judge ``aggregated:<name>`` (``annotation/crowd/label_aggregation.py``)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.aggregation_models import METHODS, AggregationError
-from annotation.aggregation_params import AggregationParams
-from annotation.label_aggregation import AggregationResult, run_aggregation
-from annotation.review_labels import UnknownJudges
-from annotation.task_type_registry import TASK_TYPE_REGISTRY
+from annotation.crowd.aggregation import METHODS, AggregationError
+from annotation.crowd.label_aggregation import AggregationResult, run_aggregation
+from annotation.crowd.params import AggregationParams
+from annotation.labels.collection import UnknownJudges
+from annotation.task_types.registry import TASK_TYPE_REGISTRY
 from crux_app.models import Collection
 from crux_app.parameters import ParameterError
 

@@ -7,10 +7,10 @@ name is left as it is. The demo's two accounts are invited, so overlap 2 can be 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.campaign_setup import SelectionOptions, create_campaign
+from annotation.campaigns.setup import SelectionOptions, create_campaign
 from annotation.models import Campaign
-from annotation.selection import SAMPLE
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue.selection import SAMPLE
+from annotation.task_types.names import PASSAGE_RATING
 from crux_app.models import Collection
 
 NAME = "Demo: passage ratings"

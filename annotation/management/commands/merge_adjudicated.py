@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.review_merge import MergeError, merge_adjudicated, mergeable_tasks
-from annotation.task_types import DEFAULT_TASK_TYPE
+from annotation.review.merge import MergeError, merge_adjudicated, mergeable_tasks
+from annotation.task_types.names import DEFAULT_TASK_TYPE
 from crux_app.models import Collection
 
 

@@ -8,11 +8,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import reverse
 
+from annotation.labels.collection import UnknownJudges
 from annotation.models import ReviewCampaign
-from annotation.review_access import add_reviewer
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_labels import UnknownJudges
-from annotation.review_queue_arguments import add_queue_arguments, queue_choice, queue_collection
+from annotation.review.access import add_reviewer
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.queue_arguments import add_queue_arguments, queue_choice, queue_collection
 
 NAME_LENGTH = 200  # ReviewCampaign.name
 

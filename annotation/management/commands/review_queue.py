@@ -8,9 +8,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from annotation.review_labels import UnknownJudges
-from annotation.review_queue_arguments import add_queue_arguments, queue_choice, queue_collection
-from annotation.review_selection import build_queue
+from annotation.labels.collection import UnknownJudges
+from annotation.review.queue_arguments import add_queue_arguments, queue_choice, queue_collection
+from annotation.review.selection import build_queue
 
 
 class Command(BaseCommand):

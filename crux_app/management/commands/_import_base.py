@@ -1,4 +1,5 @@
-"""What every import command shares: the --collection option, error and count reporting."""
+"""What every import command shares: the --collection and --workspace options, error and count
+reporting."""
 
 import sys
 from pathlib import Path
@@ -9,7 +10,41 @@ from crux_app.audit.context import audit_context
 from crux_app.audit.events import audited_import
 from crux_app.collection_names import collection_name_problem
 from crux_app.dataio.catalog import IMPORT_FORMATS
+from crux_app.dataio.collection_store import new_collections_in
 from crux_app.dataio.errors import ImportFailure
+from crux_app.models import Collection, Workspace
+from crux_app.models.workspace import DEFAULT_WORKSPACE
+
+
+def add_workspace_argument(parser) -> None:
+    """``--workspace NAME``: where a new collection goes (every import command, the archive's
+    restore too)."""
+    parser.add_argument(
+        "--workspace",
+        default=None,
+        help=f"the workspace a new collection goes to (default: {DEFAULT_WORKSPACE}); an "
+        "existing collection must be in it when this is given",
+    )
+
+
+def chosen_workspace(name: str | None, collection: str | None = None) -> Workspace:
+    """The workspace of ``--workspace`` (``default`` when not given, made on first use); a
+    CommandError for an unknown one, or one that is not the existing ``collection``'s."""
+    if name is None:
+        return Workspace.objects.get_or_create(name=DEFAULT_WORKSPACE)[0]
+    found = Workspace.objects.filter(name=name).first()
+    if found is None:
+        raise CommandError(
+            f"--workspace: no workspace named {name[:200]!r} "
+            f"(make it with: manage.py workspace create NAME --owner USER)"
+        )
+    existing = Collection.objects.filter(name=collection).select_related("workspace").first()
+    if existing is not None and existing.workspace_id != found.pk:
+        raise CommandError(
+            f"--workspace: collection {collection!r} is in workspace "
+            f"{existing.workspace.name!r}, not {found.name!r}"
+        )
+    return found
 
 
 class ImportCommand(BaseCommand):
@@ -18,9 +53,11 @@ class ImportCommand(BaseCommand):
 
     format_name = ""
     source_help = ""  # the positional argument's help: "the run file"
+    workspace: str | None = None  # --workspace, read by ``handle``
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--collection", required=True, help="collection name")
+        add_workspace_argument(parser)
         if self._writes_own_options():
             return
         IMPORT_FORMATS[self.format_name].declared().add_arguments(parser)
@@ -41,8 +78,12 @@ class ImportCommand(BaseCommand):
             raise CommandError(f"--collection: {problem}")
         importer = IMPORT_FORMATS[self.format_name].importer
         progress = self.verbosity > 0 and sys.stderr.isatty()
+        workspace = chosen_workspace(self.workspace, collection)
         try:
-            with audit_context(origin="command", command=self.format_name):
+            with (
+                audit_context(origin="command", command=self.format_name),
+                new_collections_in(workspace),
+            ):
                 result = audited_import(
                     importer, collection, Path(source), progress=progress, **params
                 )
@@ -56,6 +97,7 @@ class ImportCommand(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         self.verbosity = options["verbosity"]
+        self.workspace = options.get("workspace")
         if self._writes_own_options():
             self.handle_import(**options)
             return

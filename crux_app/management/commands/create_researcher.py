@@ -1,4 +1,5 @@
-"""Create (or update) a researcher account: `manage.py create_researcher NAME --password P`."""
+"""Create (or update) a researcher account: `manage.py create_researcher NAME --password P
+[--workspace W]`."""
 
 import os
 
@@ -9,6 +10,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import MaxLengthValidator
 
 from crux_app.account_setup import ensure_account
+from crux_app.models import Workspace
+from crux_app.models.workspace import DEFAULT_WORKSPACE
 from crux_app.roles import RESEARCHER
 
 
@@ -23,6 +26,11 @@ class Command(BaseCommand):
             help="the account's password (default: env RESEARCHER_PASSWORD)",
         )
         parser.add_argument("--staff", action="store_true", help="let the account open /admin/")
+        parser.add_argument(
+            "--workspace",
+            default=DEFAULT_WORKSPACE,
+            help=f"the workspace it joins as a researcher (default: {DEFAULT_WORKSPACE})",
+        )
 
     def handle(self, *args, **options) -> None:
         username = options["username"]
@@ -37,6 +45,14 @@ class Command(BaseCommand):
             raise CommandError(
                 "give a password of at least 8 characters (--password or env RESEARCHER_PASSWORD)"
             )
-        result = ensure_account(username, password, RESEARCHER, staff=options["staff"])
+        workspace = options["workspace"]
+        if workspace != DEFAULT_WORKSPACE and not Workspace.objects.filter(name=workspace).exists():
+            raise CommandError(
+                f"--workspace: no workspace named {workspace[:200]!r} "
+                "(make it with: manage.py workspace create NAME --owner USER)"
+            )
+        result = ensure_account(
+            username, password, RESEARCHER, staff=options["staff"], workspace=workspace
+        )
         verb = "created" if result.created else ("updated" if result.changed else "unchanged")
         self.stdout.write(f"researcher {result.username}: {verb}")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from crux_app.dataio.archive_export import export_collection
+from crux_app.dataio.archive.export import export_collection
 from crux_app.models import Collection
 
 

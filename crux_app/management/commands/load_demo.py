@@ -23,7 +23,7 @@ from django.db import transaction
 
 from crux_app.account_setup import ensure_account
 from crux_app.demo_data import demo_data
-from crux_app.models import Collection
+from crux_app.models import Collection, WorkspaceMember
 from crux_app.roles import ANNOTATOR, RESEARCHER
 
 DEMO_COLLECTION = "demo"
@@ -118,8 +118,12 @@ class Command(BaseCommand):
                     password = generated[username] = new_password()
                 passwords[username] = password
             accounts = [
-                ensure_account(
-                    RESEARCHER_USERNAME, passwords[RESEARCHER_USERNAME], RESEARCHER, staff=True
+                ensure_account(  # the demo's researcher manages the `default` workspace
+                    RESEARCHER_USERNAME,
+                    passwords[RESEARCHER_USERNAME],
+                    RESEARCHER,
+                    staff=True,
+                    workspace_role=WorkspaceMember.Role.MANAGER,
                 ),
                 ensure_account(ANNOTATOR_USERNAME, passwords[ANNOTATOR_USERNAME], ANNOTATOR),
             ]

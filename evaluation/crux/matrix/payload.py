@@ -1,6 +1,6 @@
-"""What the matrix page hands its script (``static/js/matrix.js``): the figure, the ids and
-names behind each row and column, every judge's code of every cell (the hover names them all),
-and the cells the ``n`` key visits."""
+"""What the matrix page hands its script (this app's ``static/js/matrix.js``): the figure, the
+ids and names behind each row and column, every judge's code of every cell (the hover names them
+all), and the cells the ``n`` key visits."""
 
 from __future__ import annotations
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views import View
 from django_htmx.http import trigger_client_event
 
+from crux_app.access import topic_or_404
 from crux_app.judge_choice import remember_judge, remembered_judge
 from crux_app.models import Topic
 from crux_app.roles import ResearcherRequiredMixin
@@ -31,12 +32,6 @@ from evaluation.crux.matrix.topic_cache import run_rows, stored_topic, topic_row
 MATRIX_CHANGED = "matrix-changed"
 
 
-def _topic(collection_pk: int, pk: int) -> Topic:
-    return get_object_or_404(
-        Topic.objects.select_related("collection"), pk=pk, collection_id=collection_pk
-    )
-
-
 def _initial(cell: CellDetail) -> dict[str, object]:
     """The rating form pre-filled with the researcher's stored rating of the cell, if any."""
     initial: dict[str, object] = {"subquestion": cell.subquestion.pk, "passage": cell.passage.pk}
@@ -52,7 +47,8 @@ def _initial(cell: CellDetail) -> dict[str, object]:
 
 class TopicMatrixView(ResearcherRequiredMixin, View):
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)  # with its collection's data version, read first
+        # With its collection's data version, read first (after the access check).
+        topic = topic_or_404(request, collection_pk, pk)
         rows = topic_rows(topic)
         options = rows.options
         remembered = remembered_judge(request.session, topic.collection_id)
@@ -106,7 +102,7 @@ class MatrixCellView(ResearcherRequiredMixin, View):
     page_template = "evaluation/crux/cell_page.html"
 
     def get(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
+        topic = topic_or_404(request, collection_pk, pk)
         query = CellQueryForm(request.GET)
         if not query.is_valid() and ({"sq", "passage"} & set(query.errors)):
             errors = "; ".join(
@@ -123,7 +119,7 @@ class MatrixCellView(ResearcherRequiredMixin, View):
         return self._panel(request, topic, cell, form)
 
     def post(self, request: HttpRequest, collection_pk: int, pk: int) -> HttpResponse:
-        topic = _topic(collection_pk, pk)
+        topic = topic_or_404(request, collection_pk, pk, write=True)  # a rating is a change
         form = RubricRatingForm(request.POST, topic=topic)
         if not form.is_valid():
             sq, passage = form.cleaned_data.get("subquestion"), form.cleaned_data.get("passage")

@@ -104,7 +104,7 @@ def test_the_report_is_computed_once_per_data_version_and_again_after_a_write(
 
 
 def test_a_new_gold_answer_is_a_new_report(researcher_client, collection, builds):
-    from annotation.campaign_setup import SelectionOptions, create_campaign
+    from annotation.campaigns.setup import SelectionOptions, create_campaign
     from annotation.models import Campaign
 
     researcher_client.get(url(collection), {"resamples": 0})

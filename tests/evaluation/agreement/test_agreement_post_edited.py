@@ -7,9 +7,9 @@ import html
 import pytest
 from django.urls import reverse
 
-from annotation import queue
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 from crux_app.models import Judge
 from evaluation.agreement.label_tables import resolve_raters
 from evaluation.agreement.machine_agreement import POOLED, POST_EDITORS_POOLED

@@ -7,7 +7,7 @@ from django.utils import timezone
 from scipy.stats import kendalltau, spearmanr
 
 from annotation.models import Assignment, Campaign, CampaignItem
-from annotation.submission import mirror_judgments
+from annotation.workspace.submission import mirror_judgments
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Judge, Judgment
 from evaluation.agreement.label_tables import ComparisonSource, LabelQuery, Scale, resolve_raters

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from scipy.stats import binomtest
 
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import chosen_label, decide
-from annotation.review_selection import QueueChoice
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import chosen_label, decide
+from annotation.review.selection import QueueChoice
 from evaluation.agreement.method.verdict import weighted_confusion, weighted_share, wilson_interval
 from evaluation.agreement.review_verdict import review_verdict
 from tests.annotation.review_data import disagreement_collection

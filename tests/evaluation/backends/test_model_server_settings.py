@@ -6,8 +6,8 @@ import pytest
 
 from evaluation.backends import registry
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
-from evaluation.backends.model_ids import generator_model, judge_model, nli_model
-from evaluation.backends.model_server import ModelServerError, judge_server
+from evaluation.backends.model.ids import generator_model, judge_model, nli_model
+from evaluation.backends.model.server import ModelServerError, judge_server
 from evaluation.backends.nli_llm_prompt import LLMPromptNLI
 from evaluation.backends.openai_generator import OpenAIGenerator
 

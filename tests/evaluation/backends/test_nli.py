@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from evaluation.backends.model_loading import build_classifier_nli
+from evaluation.backends.model.loading import build_classifier_nli
 from evaluation.backends.nli_classifier import label_columns
 from evaluation.backends.nli_llm_prompt import LABEL_SPELLINGS, nli_prompt
 

@@ -11,7 +11,7 @@ import pytest
 
 from evaluation.backends import token_usage
 from evaluation.backends.base import GenerationParams
-from evaluation.backends.model_server import BackendCapabilityError, ModelServerError
+from evaluation.backends.model.server import BackendCapabilityError, ModelServerError
 from evaluation.backends.openai_generator import OpenAIGenerator, require_logprobs
 from tests.model_server import free_port
 
@@ -29,14 +29,19 @@ def test_chat_generation_is_greedy_and_repeated_per_sample(served, served_model)
     assert served.has_logprobs is False  # probed once (its tokens are counted too)
     token_usage.take()
     params = GenerationParams(max_new_tokens=6, num_samples=2)
-    [[first, second], [other, _]] = served.generate(["Say hello.", "Name a colour."], params)
+    with token_usage.acting_as(token_usage.JUDGE):  # the requests run on the client's threads
+        [[first, second], [other, _]] = served.generate(["Say hello.", "Name a colour."], params)
     assert first.text and first.text == second.text  # greedy: one request, copied
     assert first is not second
     assert other.text
     assert first.finish_reason in {"stop", "length"}
     assert first.tokens == [] and first.token_logprobs == []  # the server gives no log-probs
-    prompt, completion = token_usage.take()
-    assert prompt > 0 and 0 < completion <= 12
+    usage = token_usage.take()
+    assert set(usage) == {"judge"}  # every request under the caller's role
+    judge = usage["judge"]
+    assert judge.calls == 2  # greedy: one request per prompt
+    assert judge.prompt_tokens > 0 and 0 < judge.completion_tokens <= 12
+    assert judge.forward_tokens == judge.prompt_tokens + judge.completion_tokens
     assert served.model_id == f"openai-api:{served_model.model}"
 
 

@@ -50,6 +50,15 @@ def test_jobs_run_through_a_served_model_and_log_prob_jobs_are_refused(
     assert outputs.count() == 2 and {o.generator for o in outputs} == {served_id}
     assert all(o.text.strip() for o in outputs)
     assert job.prompt_tokens > 0 and job.completion_tokens > 0
+    # The worker's request threads keep the caller's role; a served model's forward tokens
+    # are what it read and wrote.
+    [usage] = job.model_usage.all()
+    assert usage.role == "generator" and usage.calls >= 2  # a request per answer (+ the probe)
+    assert (usage.prompt_tokens, usage.completion_tokens) == (
+        job.prompt_tokens,
+        job.completion_tokens,
+    )
+    assert usage.forward_tokens == job.prompt_tokens + job.completion_tokens
 
     data = make_small_collection()
     judge_params = JudgeJobParams(scope=RUN, run_id=data.bm25.pk, k=2, batch_size=3)
@@ -63,6 +72,7 @@ def test_jobs_run_through_a_served_model_and_log_prob_jobs_are_refused(
     assert judged.count() == job.done > 0
     assert job.params["judge"].startswith(served_id)
     assert job.prompt_tokens > 0 and job.completion_tokens > 0
+    assert {u.role for u in job.model_usage.all()} == {"judge"}  # the same server, judging
 
     qa = make_reteval_collection()
     reteval_params = RetEvalJobParams(

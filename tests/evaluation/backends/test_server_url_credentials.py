@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from evaluation.backends.base import GenerationParams
-from evaluation.backends.model_server import ModelServerError, ServerConfig, judge_server
+from evaluation.backends.model.server import ModelServerError, ServerConfig, judge_server
 from evaluation.backends.openai_generator import OpenAIGenerator
 from tests.model_server import free_port
 

@@ -11,7 +11,7 @@ import torch
 
 from evaluation.backends.base import GenerationParams
 from evaluation.backends.forward_tokens import ForwardTokenCounter
-from evaluation.backends.model_passes import length_order
+from evaluation.backends.model.passes import length_order
 from evaluation.backends.shared_prefill import common_prefix_length, prefix_layout
 from evaluation.backends.transformers_generator import TransformersGenerator
 

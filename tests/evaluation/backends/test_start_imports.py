@@ -13,8 +13,9 @@ import django
 django.setup()
 from django.urls import get_resolver
 get_resolver().url_patterns  # every view module, as the first request imports them
-from evaluation.backends import model_ids, registry
-model_ids.generator_model(), model_ids.judge_model(), model_ids.nli_model()
+from evaluation.backends import registry
+from evaluation.backends.model import ids
+ids.generator_model(), ids.judge_model(), ids.nli_model()
 heavy = sorted(name for name in ("torch", "transformers") if name in sys.modules)
 print("heavy:", ",".join(heavy))
 """

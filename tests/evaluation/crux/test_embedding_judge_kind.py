@@ -9,8 +9,8 @@ from urllib.parse import urlencode
 import pytest
 from django.urls import reverse
 
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_selection import QueueChoice
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.selection import QueueChoice
 from crux_app.models import Judge, Judgment
 from evaluation.agreement.review_verdict import review_verdict
 from evaluation.crux.method.embedding_rating import PROMPT_VERSION

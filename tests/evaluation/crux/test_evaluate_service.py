@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from crux_app import data_version
 from crux_app.inputs import EvaluationInputError
 from crux_app.models import Judgment, Passage, PassageQrel
 from evaluation.crux.evaluate import EvaluationParams, evaluate
@@ -177,6 +178,8 @@ def test_another_judge_and_a_qrels_source_change_the_values():
         PassageQrel(topic=hand.topics[t], passage=hand.passages[p], grade=3, source="big")
         for t, p in big
     )
+    # A bulk write sends no signal: it names what it touched (crux_app.data_version).
+    data_version.bump_topics(hand.topics[t].pk for t, _ in big)
     evaluation, _ = run_eval(hand.collection, k=2)
     assert evaluation.qrels_source == "big"
     # tc has no "big" qrels: its oracle is computed from the judge's ratings (c0 answers

@@ -4,7 +4,7 @@ import pytest
 
 from crux_app.models import Job, Judgment
 from evaluation.backends.embedded import EMBEDDED_GENERATOR_ID
-from evaluation.backends.model_ids import judge_model
+from evaluation.backends.model.ids import judge_model
 from evaluation.crux.job import KIND, JudgeJobParams, JudgeModel, run_judge_job
 from evaluation.crux.method.judge_prompts import CRUX_RUBRIC_V1, parse_rating
 from tests.crux_app.factories import make_small_collection

@@ -45,3 +45,45 @@ def test_each_write_path_moves_the_collections_version(researcher):
     assert moved()
     DenseResult.objects.filter(pk=-1).delete()  # touches no collection
     assert not moved()
+
+
+def test_each_write_path_names_the_topics_it_touched(researcher):
+    """Result rows belong to a topic: their writes move those topics' unit versions, not the
+    collection's epoch (pages recompute those topics only)."""
+    from crux_app.judges import researcher_judge
+    from crux_app.models import Collection, Topic
+
+    data = make_dense_data()
+    run_job(data, RuleModels().models())
+    pk = data.collection.pk
+    state = {}
+
+    def moved() -> set[str]:
+        """Which topics' versions (and "epoch") moved since the last call."""
+        epoch = Collection.objects.values_list("unit_epoch", flat=True).get(pk=pk)
+        topics = dict(
+            Topic.objects.filter(collection_id=pk).values_list("external_id", "unit_version")
+        )
+        now = {"epoch": epoch, **topics}
+        changed = {key for key, value in now.items() if state.get(key) != value}
+        state.update(now)
+        return changed
+
+    moved()
+    result = DenseResult.objects.filter(topic=data.capital).get()
+    DenseResult.objects.filter(pk=result.pk).update(correct=not result.correct)
+    assert moved() == {"q1"}
+    result.refresh_from_db()
+    result.save()
+    assert moved() == {"q1"}
+    label = DenseLabel(
+        judge=researcher_judge(researcher), result=result, kind="answer_correct", value=True
+    )
+    DenseLabel.objects.bulk_create([label])  # through its result: "result__topic_id"
+    assert moved() == {"q1"}
+    DenseLabel.objects.all().delete()
+    assert moved() == {"q1"}
+    DenseResult.objects.filter(topic=data.cheese).delete()
+    assert moved() == {"q2"}
+    DenseResult.objects.filter(pk=result.pk).update(topic=data.cheese)  # rows move topics
+    assert "epoch" in moved()

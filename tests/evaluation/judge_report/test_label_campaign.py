@@ -4,9 +4,9 @@ keep PPI unbiased, the PPI section's note on a non-random campaign, and garbage 
 import pytest
 from django.urls import reverse
 
-from annotation.campaign_from_items import create_campaign_from_items
+from annotation.campaigns.from_items import create_campaign_from_items
 from annotation.models import Campaign, CampaignItem
-from annotation.selection import SelectionError
+from annotation.queue.selection import SelectionError
 from crux_app.models import SubQuestion
 from tests.crux_app.factories import make_collection, make_passages, make_topic
 from tests.evaluation.judge_report.two_judges import make_two_judges

@@ -14,12 +14,12 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotation import queue
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
-from annotation.undo import undo
-from crux_app.dataio.import_qrels import import_qrels
-from crux_app.dataio.import_run import import_run
+from annotation.queue import queue
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
+from annotation.workspace.undo import undo
+from crux_app.dataio.imports.qrels import import_qrels
+from crux_app.dataio.imports.run import import_run
 from crux_app.jobs.runner import run_batches
 from crux_app.models import Job, Judge, Judgment, Run, SubQuestion
 from evaluation.crux.matrix.cell import ExpertRating, record_expert_rating

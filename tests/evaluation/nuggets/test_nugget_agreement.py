@@ -47,9 +47,9 @@ def test_post_edited_nugget_assignments_are_kept_apart_from_blind_ones(tmp_path)
     """A post-editing campaign over nugget assignments (annotators shown the LLM's label):
     its labels go to the annotator's post-edit judge, compared with the LLM in their own
     section, never pooled with the blind person's."""
-    from annotation import queue
-    from annotation.post_editing import suggestion_for
-    from annotation.submission import submit
+    from annotation.labels.post_editing import suggestion_for
+    from annotation.queue import queue
+    from annotation.workspace.submission import submit
     from crux_app.models import Judge
     from evaluation.nuggets.assignment_task import TASK_KEY
     from tests.annotation.campaign_data import make_annotator, make_campaign

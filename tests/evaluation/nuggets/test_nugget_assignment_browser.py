@@ -12,12 +12,12 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from annotation import queue
 from annotation.models import Assignment, ReviewDecision
-from annotation.review_access import add_reviewer
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_selection import QueueChoice
-from annotation.submission import submit
+from annotation.queue import queue
+from annotation.review.access import add_reviewer
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.selection import QueueChoice
+from annotation.workspace.submission import submit
 from crux_app.models import Collection, Judge
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.nuggets.assignment_task import TASK_KEY

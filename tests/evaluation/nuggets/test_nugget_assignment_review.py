@@ -10,15 +10,15 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotation import queue
-from annotation.annotator_quality import quality_rows
-from annotation.answers import parse_answer
 from annotation.models import ReviewDecision
-from annotation.review_campaigns import create_review_campaign
-from annotation.review_decisions import DecisionError, decide, parse_label
-from annotation.review_display import label_text, other_label_hint
-from annotation.review_selection import QueueChoice
-from annotation.submission import submit
+from annotation.quality.annotators import quality_rows
+from annotation.queue import queue
+from annotation.review.campaigns import create_review_campaign
+from annotation.review.decisions import DecisionError, decide, parse_label
+from annotation.review.display import label_text, other_label_hint
+from annotation.review.selection import QueueChoice
+from annotation.task_types.answers import parse_answer
+from annotation.workspace.submission import submit
 from crux_app.models import Collection
 from evaluation.nuggets.assignment_task import TASK_KEY
 from evaluation.nuggets.models import NuggetAssignment
@@ -158,7 +158,7 @@ def test_the_annotator_quality_page_compares_nugget_labels(tmp_path):
 def test_two_review_campaigns_merge_into_one_adjudicated_judge_of_assignments(
     collection, researcher
 ):
-    from annotation.review_merge import merge_adjudicated
+    from annotation.review.merge import merge_adjudicated
 
     first = create_review_campaign(
         collection, "Nuggets 1", QueueChoice(task_type=TASK_KEY, kind="annotators")

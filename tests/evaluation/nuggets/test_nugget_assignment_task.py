@@ -11,17 +11,22 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from annotation import queue
-from annotation.answers import AnswerError, agreement_score, parse_answer, parse_gold_value
-from annotation.attention_checks import build_attention_checks
-from annotation.campaign_from_items import create_campaign_from_items
-from annotation.campaign_setup import SelectionOptions, mark_gold_from_judge
-from annotation.exports import CampaignExportError, write_csv, write_platform_labels
+from annotation.campaigns.from_items import create_campaign_from_items
+from annotation.campaigns.setup import SelectionOptions, mark_gold_from_judge
+from annotation.exports.exports import CampaignExportError, write_csv, write_platform_labels
 from annotation.models import Campaign
-from annotation.selection import SelectionError, select_keys
-from annotation.submission import submit
-from annotation.task_type_registry import TASK_TYPE_REGISTRY
-from annotation.undo import undo
+from annotation.queue import queue
+from annotation.queue.selection import SelectionError, select_keys
+from annotation.task_types.answers import (
+    AnswerError,
+    agreement_score,
+    parse_answer,
+    parse_gold_value,
+)
+from annotation.task_types.attention_checks import build_attention_checks
+from annotation.task_types.registry import TASK_TYPE_REGISTRY
+from annotation.workspace.submission import submit
+from annotation.workspace.undo import undo
 from crux_app.models import Collection, Judge
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.nuggets.assignment_task import TASK_KEY, attention_check

@@ -13,7 +13,7 @@ from django.urls import reverse
 from crux_app.models import Collection, Job
 from evaluation.backends import registry
 from evaluation.backends.embedded import minilm_dir
-from evaluation.backends.model_ids import judge_model
+from evaluation.backends.model.ids import judge_model
 from evaluation.nuggets.job import NuggetModels
 from tests.evaluation.nuggets.test_nugget_imports import NAME, load_all
 from tests.evaluation.nuggets.test_nugget_job import ScriptedJudge, states_fact

@@ -10,11 +10,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from annotation import queue
-from annotation.answers import parse_answer
 from annotation.models import Assignment
-from annotation.submission import submit
-from annotation.task_types import PASSAGE_RATING
+from annotation.queue import queue
+from annotation.task_types.answers import parse_answer
+from annotation.task_types.names import PASSAGE_RATING
+from annotation.workspace.submission import submit
 from crux_app.models import Collection
 from crux_app.roles import RESEARCHER, add_role
 from evaluation.nuggets.models import Nugget, NuggetAssignment, NuggetEdit

@@ -10,14 +10,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotation import queue
-from annotation.answers import AnswerError, agreement_score, parse_answer, parse_gold_value
-from annotation.attention_checks import build_attention_checks
-from annotation.campaign_setup import SelectionOptions
-from annotation.exports import write_csv
+from annotation.campaigns.setup import SelectionOptions
+from annotation.exports.exports import write_csv
 from annotation.models import Assignment, Campaign
-from annotation.submission import submit
-from annotation.task_type_registry import TASK_TYPE_REGISTRY
+from annotation.queue import queue
+from annotation.task_types.answers import (
+    AnswerError,
+    agreement_score,
+    parse_answer,
+    parse_gold_value,
+)
+from annotation.task_types.attention_checks import build_attention_checks
+from annotation.task_types.registry import TASK_TYPE_REGISTRY
+from annotation.workspace.submission import submit
 from crux_app.models import Collection, Passage, PassageQrel, Topic
 from evaluation.nuggets.method.list_edits import list_agreement, text_f1
 from evaluation.nuggets.post_edit_task import KEY

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from annotation.answers import (
+from annotation.task_types.answers import (
     AnswerError,
     answer_summary,
     answer_to_draft,

@@ -9,7 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotation.models import Assignment, CampaignItem
-from annotation.submission import submit
+from annotation.workspace.submission import submit
 from evaluation.agreement.report import AgreementOptions, build_report
 from evaluation.agreement.sources import sources
 from evaluation.leaderboard.columns import LeaderboardParams, column_values, columns

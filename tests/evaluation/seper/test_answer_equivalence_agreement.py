@@ -12,7 +12,7 @@ from django.utils import timezone
 from sklearn.metrics import cohen_kappa_score
 
 from annotation.models import Assignment
-from annotation.task_types import ANSWER_EQUIVALENCE
+from annotation.task_types.names import ANSWER_EQUIVALENCE
 from crux_app.models import GeneratedOutput, SubQuestion
 from evaluation.agreement.method.bootstrap import Bootstrap
 from evaluation.agreement.report import AgreementOptions, build_report

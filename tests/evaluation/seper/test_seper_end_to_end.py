@@ -51,6 +51,20 @@ def test_a_real_seper_job_fills_the_page(embedded_generator, llm_nli, researcher
     assert rows["none"].delta_s is None
     assert rows["run"].delta_s == pytest.approx(rows["run"].seper_s - rows["none"].seper_s)
     assert rows["run"].generator == embedded_generator.model_id
+    # One model sampled the responses and (through the LLM NLI prompt) compared them: the job
+    # keeps its calls and tokens per role, and its token totals are the roles' sums.
+    usage = {u.role: u for u in job.model_usage.all()}
+    assert set(usage) == {"generator", "nli"}
+    assert all(u.calls > 0 and u.forward_tokens > 0 for u in usage.values())
+    assert usage["generator"].completion_tokens > 0 and usage["nli"].completion_tokens == 0
+    assert job.prompt_tokens == usage["generator"].prompt_tokens + usage["nli"].prompt_tokens
+    assert job.completion_tokens == usage["generator"].completion_tokens
+    job_page = researcher_client.get(reverse("job-detail", args=[job.pk])).content.decode()
+    for role, u in usage.items():
+        assert (
+            f'<tr data-role="{role}"><th scope="row">{role}</th><td>{u.calls}</td>'
+            f"<td>{u.forward_tokens}</td>"
+        ) in job_page
 
     page = researcher_client.get(reverse("seper-topic", args=[collection.pk, topic.pk]))
     assert page.status_code == 200

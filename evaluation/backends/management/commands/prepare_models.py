@@ -12,7 +12,7 @@ from evaluation.backends import registry
 from evaluation.backends.base import GenerationParams, Generator
 from evaluation.backends.causal_lm_loading import convert_gguf, gguf_cache_dir, is_converted
 from evaluation.backends.embedded import EmbeddedModelMissing
-from evaluation.backends.model_identity import resolve_gguf
+from evaluation.backends.model.identity import resolve_gguf
 
 
 class Command(BaseCommand):

@@ -1,0 +1,1 @@
+"""Crowd models of people's labels: aggregation, worker skill, crowd control, payment."""

@@ -1,0 +1,1 @@
+"""Prolific: who may arrive from a study link."""

@@ -1,0 +1,1 @@
+"""Annotator quality: gold, attention and speeding checks, agreement, campaign progress."""

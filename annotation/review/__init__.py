@@ -1,0 +1,1 @@
+"""Review campaigns: the disagreement queue, its campaigns, decisions, merges, forms and API."""

@@ -1,0 +1,1 @@
+"""An annotator's work on an item: submitting, undoing, drafts, the workspace API."""
