@@ -19,8 +19,8 @@ from django import forms
 
 from crux_app.judge_choice import default_rule
 from crux_app.parameters import JobParameters, Parameter, param
+from crux_app.vocabulary import DEFAULT_TAU, MAX_TAU, MIN_TAU
 
-DEFAULT_TAU = 3.0
 DEFAULT_K = 10
 # The deepest cutoff a page evaluates: the metrics allocate topics x k arrays, so an unbounded
 # k is an unbounded request (k = 10**9 asked for tens of GB). No job stores a deeper k.
@@ -40,8 +40,8 @@ class ReadParameters(JobParameters):
     )
     tau: float = param(
         DEFAULT_TAU,
-        minimum=0.5,
-        maximum=5.0,
+        minimum=MIN_TAU,
+        maximum=MAX_TAU,
         label="τ",
         blank_default=True,
         help="answerability threshold: a rating >= tau answers",

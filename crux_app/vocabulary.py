@@ -44,6 +44,11 @@ RUBRIC_LEVELS: tuple[RubricLevel, ...] = (  # highest first, as the prompt lists
     RubricLevel(0, "The context is not relevant or complete at all."),
 )
 RATINGS = range(0, 6)
+# The answerability threshold tau on that scale: a rating >= tau answers. The read side declares
+# it from these (``crux_app.read_parameters``) and the pure metrics refuse what lies outside.
+DEFAULT_TAU = 3.0
+MIN_TAU = 0.5
+MAX_TAU = 5.0
 
 # ---- LLM-retEval's retrieval-failure taxonomy (METHODS section 5) -------------------------------
 # A-C: Recall@k is wrong (LLM-retEval right); D-F: LLM-retEval is wrong.

@@ -18,6 +18,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from crux_app.vocabulary import DEFAULT_TAU, MAX_TAU, MIN_TAU
 from evaluation.crux.method.crux_ratings import (
     OUTSIDE,
     RatingsBatch,
@@ -26,8 +27,6 @@ from evaluation.crux.method.crux_ratings import (
     context_ratings,
     stack_contexts,
 )
-
-DEFAULT_TAU = 3.0
 
 
 class Status(IntEnum):
@@ -48,9 +47,9 @@ REASONS: dict[Status, str | None] = {
 
 
 def check_tau(tau: float) -> float:
-    """A threshold must be in (0, 5]: at 0 every unrelated passage would 'answer'."""
-    if not 0 < tau <= 5:
-        raise ValueError(f"tau must lie in (0, 5], got {tau}")
+    """A threshold within the vocabulary's bounds: at 0 every unrelated passage would 'answer'."""
+    if not MIN_TAU <= tau <= MAX_TAU:
+        raise ValueError(f"tau must lie in [{MIN_TAU:g}, {MAX_TAU:g}], got {tau}")
     return float(tau)
 
 

@@ -253,3 +253,14 @@ def test_top_k_per_topic():
 def test_stack_contexts_cuts_and_pads():
     assert stack_contexts([[3, 1, 2], [0]], k=2).tolist() == [[3, 1], [0, OUTSIDE]]
     assert stack_contexts([[], [5, 6]]).tolist() == [[OUTSIDE, OUTSIDE], [5, 6]]
+
+
+def test_the_pure_tau_check_has_the_declared_bounds():
+    """The metrics refuse exactly what the pages, commands and API refuse (one declaration)."""
+    from crux_app.read_parameters import TAU
+
+    for tau in (TAU.minimum, TAU.maximum, TAU.default):
+        topic_coverage(base_topic(), [0], tau=tau)
+    for tau in (TAU.minimum - 0.1, TAU.maximum + 0.1):
+        with pytest.raises(ValueError, match="tau must lie in"):
+            topic_coverage(base_topic(), [0], tau=tau)
