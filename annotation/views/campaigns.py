@@ -32,6 +32,7 @@ from annotation.prolific.admission import places
 from annotation.quality.progress import ITEM_FILTERS, campaign_progress, item_page
 from annotation.queue.selection import SelectionError
 from annotation.task_types.names import task_label
+from crux_app.access import may_write
 from crux_app.list_paging import listing_of, refused
 from crux_app.roles import ResearcherRequiredMixin
 
@@ -101,6 +102,8 @@ class CampaignDetailView(ResearcherRequiredMixin, View):
         )
         context = {
             "campaign": campaign,
+            # A viewer of the workspace reads the campaign; its controls are for who may change.
+            "may_change": may_write(request, campaign.collection),
             "task_label": task_label(campaign.task_type),
             "progress": campaign_progress(campaign),
             "items": items,

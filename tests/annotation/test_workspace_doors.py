@@ -121,6 +121,13 @@ def test_a_viewer_reads_but_may_not_change(spaces):
     viewer = _member("view-a", a["space"], VIEWER)
     for url in _pages(campaign, review):
         assert viewer.get(url).status_code == 200, url
+    # The campaign page shows a viewer no controls it would be refused (its member sees them).
+    detail = reverse("campaign-detail", args=[campaign.pk])
+    controls = [reverse(name, args=[campaign.pk]) for name in ("campaign-state", "campaign-invite")]
+    member_page = _member("res-a2", a["space"]).get(detail).content.decode()
+    viewer_page = viewer.get(detail).content.decode()
+    assert all(f'action="{url}"' in member_page for url in controls)
+    assert not any(f'action="{url}"' in viewer_page for url in controls)
     refused = {
         reverse("campaign-state", args=[campaign.pk]): {"action": "pause"},
         reverse("campaign-prolific", args=[campaign.pk]): {"prolific_study_id": ""},
