@@ -17,7 +17,11 @@
 
   draw(document);
   // After any swap (a plot's slot, a refreshed area): the figures not drawn yet.
+  // Drawn on the next frame, once the swapped content has its final place and width: a figure
+  // drawn mid-swap keeps its layers where the slot stood then (titles below the plot).
   document.addEventListener("htmx:afterSettle", function () {
-    draw(document);
+    window.requestAnimationFrame(function () {
+      draw(document);
+    });
   });
 })();

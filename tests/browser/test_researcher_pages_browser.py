@@ -242,6 +242,9 @@ def test_agreement_page_reads_in_one_pass(
     page.locator("#confusion-0").scroll_into_view_if_needed()
     expect(page.locator("[data-plotly-figure] .gtitle").first).to_be_visible()
     page.wait_for_function(ALL_DRAWN)  # each loaded figure drawn, not just the first
+    # A figure revealed next to the first may still be laying out at its final width: wait
+    # (bounded) until every loaded one has settled with its titles inside.
+    page.wait_for_function(f"() => ({TITLE_INSIDE})().every(Boolean)", timeout=10_000)
     assert all(page.evaluate(TITLE_INSIDE))
     expect(page.locator("[data-plotly-figure] .gtitle").first).to_contain_text("Llama-3.1-70B")
 
