@@ -19,9 +19,11 @@
   // After any swap (a plot's slot, a refreshed area): the figures not drawn yet.
   // Drawn on the next frame, once the swapped content has its final place and width: a figure
   // drawn mid-swap keeps its layers where the slot stood then (titles below the plot).
-  document.addEventListener("htmx:afterSettle", function () {
+  // Only the settled swap's own figures: another slot still being swapped waits for its own.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var root = event.target instanceof Element ? event.target : document;
     window.requestAnimationFrame(function () {
-      draw(document);
+      draw(root);
     });
   });
 })();
