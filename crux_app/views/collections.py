@@ -23,7 +23,8 @@ class CollectionListView(ResearcherRequiredMixin, View):
         form = list_form(request.GET)
         if bad := refused(form):
             return bad
-        collections = Collection.objects.visible_to(request).order_by("name")
+        collections = Collection.objects.visible_to(request).select_related("workspace")
+        collections = collections.order_by("name")
         listing = list_page(form, collections, search=search_collections)
         # Counted for the shown rows only, each under its data version.
         context = {"collections": [counted(c) for c in listing.rows], "listing": listing}
